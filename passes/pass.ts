@@ -1,0 +1,55 @@
+// The contract between the pass host, the passes and the analyses.
+// Modelled on LLVM's new pass manager: a pass says what it preserved, and the
+// host drops every cached analysis that it did not preserve.
+import type { Module, IrFunction } from '../ir';
+
+/** Names of the analyses a pass kept valid, or one of the two extremes. */
+export type Preserved = 'all' | 'none' | ReadonlySet<string>;
+
+/**
+ * A function analysis: computed on demand by `compute`, cached per function by
+ * the analysis manager under `name`, and dropped when a pass does not preserve it.
+ */
+export interface AnalysisKey<T> {
+  readonly name: string;
+  compute(fn: IrFunction, am: FunctionAnalysisManager): T;
+}
+
+export interface FunctionAnalysisManager {
+  /** The cached result of `key` for `fn`, computing it first if needed. */
+  get<T>(key: AnalysisKey<T>, fn: IrFunction): T;
+  /** Drops every cached result for `fn` that `preserved` does not name. */
+  invalidate(fn: IrFunction, preserved: Preserved): void;
+}
+
+/** A remark a pass makes about the code (like LLVM's -Rpass remarks). */
+export interface Remark {
+  readonly pass: string;
+  readonly kind: 'applied' | 'missed' | 'analysis';
+  readonly function: string;
+  /** file:line when debug info gives it, else the IR block or value name. */
+  readonly location: string;
+  readonly message: string;
+}
+
+export interface PassContext {
+  readonly am: FunctionAnalysisManager;
+  /** Options given on the command line (`--name=value`), by name; passes read their own. */
+  readonly options: ReadonlyMap<string, string>;
+  /** Per-pass statistics, counted up by the passes and shown with --stats. */
+  readonly stats: Map<string, number>;
+  readonly remarks: Remark[];
+  /** A structured logger (pino); never writes to stdout. */
+  readonly log: {
+    debug(obj: object | string, msg?: string): void;
+    info(obj: object | string, msg?: string): void;
+    warn(obj: object | string, msg?: string): void;
+  };
+}
+
+export interface ModulePass {
+  /** The name used in `--passes=` and in `--help`. */
+  readonly name: string;
+  readonly description: string;
+  run(module: Module, ctx: PassContext): Preserved;
+}
