@@ -47,9 +47,17 @@ export interface PassContext {
   };
 }
 
+/** A `--name=value` option a pass reads from `PassContext.options`; `--help` lists it. */
+export interface PassOption {
+  readonly name: string;
+  readonly description: string;
+}
+
 export interface ModulePass {
   /** The name used in `--passes=` and in `--help`. */
   readonly name: string;
   readonly description: string;
+  /** The command-line options this pass reads; the CLI rejects options no pass declares. */
+  readonly options?: readonly PassOption[];
   run(module: Module, ctx: PassContext): Preserved;
 }

@@ -1,0 +1,172 @@
+// The bitcode gateway: the one module that talks to LLVM (llvm-bindings and the LLVM 14 tools).
+//
+// Why reading goes through a child process: LLVM's readers are not safe on hostile input.
+// On mutated bitcode `opt-14` itself aborts or segfaults now and then (about 4% of bit
+// flips in a quick run here), and llvm-bindings 0.4.2 is worse: `parseIRFile` returns a
+// wrapper around a null module when parsing fails, its `SMDiagnostic` has no accessors (the
+// message never reaches JavaScript), and the first method call on that wrapper segfaults.
+// A null module cannot even be detected from JavaScript, because every method dereferences
+// it. So every byte we did not print ourselves is read and verified by `opt-14` in a child
+// process first, whose crash becomes a one-line error; and llvm-bindings only ever parses
+// text that `llvm-as-14` has already accepted (it also prints verifier messages straight to
+// file descriptor 2, which we only want when something is wrong).
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as llvm from 'llvm-bindings';
+import { TsoptError } from '../cli/errors';
+
+export type OutputFormat = 'bc' | 'll';
+
+/** 'BC' 0xC0DE: raw LLVM bitcode. */
+const BITCODE_MAGIC = Buffer.from([0x42, 0x43, 0xc0, 0xde]);
+/** 0x0B17C0DE little-endian: the bitcode wrapper header (Darwin-style). */
+const WRAPPER_MAGIC = Buffer.from([0xde, 0xc0, 0x17, 0x0b]);
+
+/** Large modules take time to read; hostile ones must not hang us forever. */
+function readerTimeoutMs(bytes: number): number {
+  return 60_000 + Math.ceil(bytes / 1e6) * 10_000;
+}
+
+export type InputKind = 'bitcode' | 'text';
+
+/** What the bytes claim to be; throws for input that is neither bitcode nor text. */
+export function classifyInput(bytes: Buffer): InputKind {
+  if (bytes.length === 0) throw new TsoptError('empty input (expected LLVM bitcode or IR text)');
+  const head = bytes.subarray(0, 4);
+  if (head.equals(BITCODE_MAGIC) || head.equals(WRAPPER_MAGIC)) return 'bitcode';
+  if (bytes.includes(0) || !isUtf8(bytes)) {
+    const shown = [...head].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    throw new TsoptError(`not LLVM bitcode or IR text (binary data starting with ${shown})`);
+  }
+  return 'text';
+}
+
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * LLVM's own printed text of the module in `bytes` (bitcode or IR text), after LLVM's
+ * verifier accepted it. Throws `TsoptError` with a one-line reason for anything else.
+ * `warn` receives LLVM's warnings (e.g. "ignoring invalid debug info").
+ */
+export function readInput(bytes: Buffer, inputName: string, warn?: (message: string) => void): string {
+  const kind = classifyInput(bytes);
+  const r = runLlvmTool('opt-14', ['-S', '-o', '-', '-'], bytes, readerTimeoutMs(bytes.length));
+  const what = kind === 'bitcode' ? 'invalid bitcode' : 'invalid IR text';
+  if (r.signal) {
+    throw new TsoptError(
+      r.signal === 'SIGTERM'
+        ? `${what}: LLVM's reader did not finish within ${readerTimeoutMs(bytes.length) / 1000} s`
+        : `${what}: LLVM's reader crashed on it (${r.signal})`,
+      inputName,
+    );
+  }
+  if (r.status !== 0) throw new TsoptError(summarizeLlvmError(r.stderr, what), inputName);
+  for (const line of llvmWarnings(r.stderr)) warn?.(line);
+  return r.stdout.toString('utf8');
+}
+
+/**
+ * LLVM's verdict on a printed module: undefined when it parses and verifies,
+ * otherwise one line saying what is wrong (a parse error with line:column, or the verifier's message).
+ */
+export function verifyText(text: string): string | undefined {
+  const r = runLlvmTool('llvm-as-14', ['--disable-output', '-'], text, readerTimeoutMs(text.length));
+  if (r.signal) return `LLVM's assembler crashed on it (${r.signal})`;
+  if (r.status !== 0) return summarizeLlvmError(r.stderr, 'invalid IR text');
+  return undefined;
+}
+
+/**
+ * Parses `text` (our printer's output) with llvm-bindings, runs LLVM's verifier, and returns
+ * bitcode, or LLVM's re-printed text for `ll`. Throws `TsoptError` when the text does not verify.
+ */
+export function writeOutput(text: string, format: OutputFormat): Buffer {
+  const problem = verifyText(text);
+  if (problem !== undefined) throw new TsoptError(`tsopt produced an invalid module: ${problem}`);
+  return withTempDir((dir) => {
+    const llFile = path.join(dir, 'module.ll');
+    fs.writeFileSync(llFile, text);
+    const context = new llvm.LLVMContext();
+    // Safe only because llvm-as-14 accepted the same text above (see the top of this file).
+    const module = llvm.parseIRFile(llFile, new llvm.SMDiagnostic(), context);
+    if (llvm.verifyModule(module)) {
+      throw new Error('llvm-bindings rejected a module that llvm-as-14 verified');
+    }
+    if (format === 'll') return Buffer.from(module.print(), 'utf8');
+    const bcFile = path.join(dir, 'module.bc');
+    llvm.WriteBitcodeToFile(module, bcFile);
+    return fs.readFileSync(bcFile);
+  });
+}
+
+/**
+ * Runs `opt-14 -passes=<pipeline>` on bitcode and returns bitcode (or text for `ll`).
+ * Used for the hand-back to LLVM's vectorizers after our passes.
+ */
+export function runOptPipeline(bitcode: Buffer, pipeline: string, format: OutputFormat): Buffer {
+  const args = [`-passes=${pipeline}`, ...(format === 'll' ? ['-S'] : []), '-o', '-', '-'];
+  const r = runLlvmTool('opt-14', args, bitcode, readerTimeoutMs(bitcode.length) * 4);
+  if (r.signal) throw new TsoptError(`opt-14 -passes=${pipeline} crashed (${r.signal})`);
+  if (r.status !== 0) throw new TsoptError(`opt-14 post pipeline failed: ${summarizeLlvmError(r.stderr, 'error')}`);
+  return r.stdout;
+}
+
+function runLlvmTool(tool: string, args: string[], input: Buffer | string, timeout: number): SpawnSyncReturns<Buffer> & { stderr: string } {
+  const r = spawnSync(tool, args, { input, timeout, maxBuffer: 1 << 31, killSignal: 'SIGTERM' });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') {
+    throw new TsoptError(`${tool} not found (install LLVM 14: run bin/setup)`);
+  }
+  if (r.error && !r.signal) throw new TsoptError(`cannot run ${tool}: ${r.error.message}`);
+  return Object.assign(r, { stderr: r.stderr.toString('utf8') });
+}
+
+/** LLVM's `tool: <stdin>:L:C: error: message` as `L:C: message` (or just the message). */
+function stripToolPrefix(line: string): string {
+  const m = /^(?:[\w.+-]+: )?(?:<stdin>(?::(\d+):(\d+))?: )?(?:error|warning): (.*)$/.exec(line);
+  if (!m) return line.trim();
+  return (m[1] !== undefined ? `${m[1]}:${m[2]}: ` : '') + m[3].replace(/ in <stdin>$/, '');
+}
+
+/** A line LLVM's tools print about the run itself (`opt-14: ...`), not a verifier finding. */
+const TOOL_LINE = /^[\w.+-]+-1\d: /;
+
+/**
+ * One line out of LLVM's stderr. The verifier prints its findings before the tool's own
+ * "input module is broken!" line, so those come first when present.
+ */
+export function summarizeLlvmError(stderr: string, what: string): string {
+  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.length > 0);
+  if (lines.some((l) => /input module is broken!|does not verify as correct/.test(l))) {
+    const findings = lines.filter((l) => !TOOL_LINE.test(l));
+    const first = findings[0] ?? 'the module is broken';
+    const detail = findings[1] !== undefined && /^\s/.test(findings[1]) ? ` (${findings[1].trim()})` : '';
+    return `${what}: fails LLVM's verifier: ${first}${detail}`;
+  }
+  const errorLine = lines.find((l) => / error: /.test(l)) ?? lines[0];
+  return `${what}: ${errorLine !== undefined ? stripToolPrefix(errorLine) : 'LLVM gave no reason'}`;
+}
+
+function llvmWarnings(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((l) => / warning: /.test(l))
+    .map(stripToolPrefix);
+}
+
+function withTempDir<T>(body: (dir: string) => T): T {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-'));
+  try {
+    return body(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,78 @@
+// The pass host: turns `--passes=a,b,c` into passes from the registry and runs them,
+// one fresh context per pass, so statistics and remarks come out instead of piling up in globals.
+import type { Module } from '../ir';
+import { TsoptError } from '../cli/errors';
+import { AnalysisManager } from './analysis-manager';
+import type { ModulePass, PassContext, Preserved, Remark } from './pass';
+
+/** `--passes=none`: parse, verify and print, nothing else. */
+export const IDENTITY_PIPELINE = 'none';
+
+/** The passes named in `spec`, in order; unknown names give a one-line error listing the known ones. */
+export function parsePipeline(spec: string, registry: ReadonlyMap<string, ModulePass>): ModulePass[] {
+  const names = spec.split(',').map((n) => n.trim());
+  if (names.length === 1 && names[0] === IDENTITY_PIPELINE) return [];
+  return names.map((name) => {
+    if (name === '') throw new TsoptError(`empty pass name in --passes=${spec}`);
+    if (name === IDENTITY_PIPELINE) throw new TsoptError(`'none' cannot be combined with other passes in --passes=${spec}`);
+    const pass = registry.get(name);
+    if (!pass) {
+      throw new TsoptError(`unknown pass '${name}' in --passes (known: ${[...registry.keys()].join(', ')})`);
+    }
+    return pass;
+  });
+}
+
+export type Logger = PassContext['log'];
+
+export interface PipelineOptions {
+  /** `--name=value` options for the passes. */
+  readonly options: ReadonlyMap<string, string>;
+  readonly log: Logger;
+  /** Run `verify` after every pass and name the pass that broke the module. */
+  readonly verifyEach: boolean;
+  /** LLVM's verdict on the module: undefined when valid, else one line saying what is wrong. */
+  readonly verify: (module: Module) => string | undefined;
+}
+
+export interface PassTiming {
+  readonly pass: string;
+  readonly ms: number;
+  readonly preserved: string;
+}
+
+export interface PipelineResult {
+  /** `<pass>.<statistic>` → count, summed over the runs of each pass. */
+  readonly stats: Map<string, number>;
+  readonly remarks: Remark[];
+  readonly timings: PassTiming[];
+  readonly analyses: AnalysisManager['counts'];
+}
+
+function describePreserved(p: Preserved): string {
+  return typeof p === 'string' ? p : [...p].join(',') || 'none';
+}
+
+export function runPipeline(module: Module, passes: readonly ModulePass[], opts: PipelineOptions): PipelineResult {
+  const am = new AnalysisManager();
+  const result: PipelineResult = { stats: new Map(), remarks: [], timings: [], analyses: am.counts };
+  for (const pass of passes) {
+    const ctx: PassContext = { am, options: opts.options, stats: new Map(), remarks: [], log: opts.log };
+    const start = process.hrtime.bigint();
+    const preserved = pass.run(module, ctx);
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    am.invalidateAll(preserved);
+    for (const [stat, n] of ctx.stats) {
+      const key = `${pass.name}.${stat}`;
+      result.stats.set(key, (result.stats.get(key) ?? 0) + n);
+    }
+    result.remarks.push(...ctx.remarks);
+    result.timings.push({ pass: pass.name, ms, preserved: describePreserved(preserved) });
+    opts.log.debug({ pass: pass.name, ms: Math.round(ms * 1000) / 1000, preserved: describePreserved(preserved) }, 'pass finished');
+    if (opts.verifyEach) {
+      const problem = opts.verify(module);
+      if (problem !== undefined) throw new TsoptError(`pass '${pass.name}' broke the module: ${problem}`);
+    }
+  }
+  return result;
+}
