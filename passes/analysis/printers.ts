@@ -1,0 +1,85 @@
+// Text forms of the analyses, for `print<…>` passes and golden tests (like
+// opt's `-passes=print<scalar-evolution>`): stable, one fact per line.
+import { type IrFunction, type Module } from '../../ir';
+import type { FunctionAnalysisManager, ModulePass } from '../pass';
+import { dominatorTreeAnalysis, postDominatorTreeAnalysis, type DomTree } from './dominators';
+import { loopAnalysis, type Loop } from './loops';
+import { blockName, localNames } from './names';
+import { scalarEvolutionAnalysis } from './scalar-evolution';
+import { printScev } from './scev';
+
+function printTree(fn: IrFunction, tree: DomTree, title: string): string {
+  const names = localNames(fn);
+  const lines = [`${title} for @${fn.name}:`];
+  const walk = (b: (typeof fn.blocks)[number], depth: number): void => {
+    lines.push(`${'  '.repeat(depth + 1)}${names.get(b)}`);
+    for (const c of tree.children(b)) walk(c, depth + 1);
+  };
+  for (const b of tree.order) if (tree.idom(b) === undefined) walk(b, 0);
+  return lines.join('\n') + '\n';
+}
+
+export function printDominatorTree(fn: IrFunction, am: FunctionAnalysisManager): string {
+  return printTree(fn, am.get(dominatorTreeAnalysis, fn), 'dominator tree');
+}
+
+export function printPostDominatorTree(fn: IrFunction, am: FunctionAnalysisManager): string {
+  return printTree(fn, am.get(postDominatorTreeAnalysis, fn), 'post-dominator tree');
+}
+
+/** `loop %h depth 2 latch %l preheader %p exiting [%l] exits [%e] blocks [...]`, nested loops indented. */
+export function printLoops(fn: IrFunction, am: FunctionAnalysisManager): string {
+  const li = am.get(loopAnalysis, fn);
+  const se = am.get(scalarEvolutionAnalysis, fn);
+  const names = localNames(fn);
+  const list = (bs: readonly (typeof fn.blocks)[number][]): string => `[${bs.map((b) => names.get(b)).join(', ')}]`;
+  const lines = [`loops for @${fn.name}:`];
+  const walk = (l: Loop): void => {
+    const pre = l.preheader ? names.get(l.preheader) : 'none';
+    const latch = l.latch ? names.get(l.latch) : 'none';
+    const btc = se.backedgeTakenCount(l);
+    lines.push(
+      `${'  '.repeat(l.depth)}loop ${blockName(l.header)} depth ${l.depth} preheader ${pre} latch ${latch}` +
+      ` exiting ${list(l.exitingBlocks)} exits ${list(l.exitBlocks)} blocks ${list(l.blocks)}` +
+      ` backedge-taken ${printScev(btc)}`,
+    );
+    l.children.forEach(walk);
+  };
+  li.topLevel.forEach(walk);
+  return lines.join('\n') + '\n';
+}
+
+/** One line per integer or pointer instruction, `%x --> <scev>`, then each loop's backedge-taken count. */
+export function printScalarEvolution(fn: IrFunction, am: FunctionAnalysisManager): string {
+  const se = am.get(scalarEvolutionAnalysis, fn);
+  const li = am.get(loopAnalysis, fn);
+  const lines = [`scalar evolution for @${fn.name}:`];
+  for (const b of fn.blocks) {
+    for (const i of b.instructions) {
+      if (!se.isScevable(i) || i.type.kind === 'void') continue;
+      lines.push(`  ${se.nameOf(i)} --> ${printScev(se.getScev(i))}`);
+    }
+  }
+  for (const l of li.all) {
+    const e = se.loopExit(l);
+    lines.push('backedgeTakenCount' in e
+      ? `  loop ${l.headerName}: backedge-taken count is ${printScev(e.backedgeTakenCount)}`
+      : `  loop ${l.headerName}: unpredictable backedge-taken count (${e.cause}: ${e.detail})`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** A module pass printing one analysis for every defined function to stderr (where opt prints them). */
+export function printerPass(name: string, description: string, print: (fn: IrFunction, am: FunctionAnalysisManager) => string): ModulePass {
+  return {
+    name: `print<${name}>`,
+    description,
+    run(module: Module, ctx) {
+      for (const fn of module.functions) {
+        if (fn.isDeclaration) continue;
+        process.stderr.write(print(fn, ctx.am));
+      }
+      return 'all';
+    },
+  };
+}
