@@ -121,7 +121,7 @@ export function runOptPipeline(bitcode: Buffer, pipeline: string, format: Output
 }
 
 function runLlvmTool(tool: string, args: string[], input: Buffer | string, timeout: number): SpawnSyncReturns<Buffer> & { stderr: string } {
-  const r = spawnSync(tool, args, { input, timeout, maxBuffer: 1 << 31, killSignal: 'SIGTERM' });
+  const r = spawnSync(tool, args, { input, timeout, maxBuffer: 2 ** 32, killSignal: 'SIGTERM' });
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') {
     throw new TsoptError(`${tool} not found (install LLVM 14: run bin/setup)`);
   }

@@ -4,3 +4,8 @@ export * from './type';
 export * from './uses';
 export * from './cfg';
 export * from './metadata';
+export * from './nodes';
+export { IrParseError } from './lexer';
+export { parseModule, gepResultType } from './parser';
+export { printModule, printInstruction, printValue } from './printer';
+export { numberLocals } from './numbering';

@@ -51,15 +51,36 @@ export function floatType(name: FloatKind): FloatType {
 export const floatTy = floatType('float');
 export const doubleTy = floatType('double');
 
-/** A typed pointer `T*` (or `T addrspace(N)*`). Not shared: compare with `typesEqual`. */
+// Derived types are shared per element object (a cache, not semantics): always compare with
+// `typesEqual`, since structurally equal types built from different element objects differ.
+const pointerCache = new WeakMap<Type, PointerType>();
+const arrayCache = new WeakMap<Type, Map<number, ArrayType>>();
+const vectorCache = new WeakMap<Type, Map<number, VectorType>>();
+
+/** A typed pointer `T*` (or `T addrspace(N)*`). */
 export function pointerTo(pointee: Type, addrSpace = 0): PointerType {
-  return { kind: 'ptr', pointee, addrSpace };
+  if (addrSpace !== 0) return { kind: 'ptr', pointee, addrSpace };
+  let t = pointerCache.get(pointee);
+  if (!t) {
+    t = { kind: 'ptr', pointee, addrSpace };
+    pointerCache.set(pointee, t);
+  }
+  return t;
 }
 export function arrayOf(element: Type, length: number): ArrayType {
-  return { kind: 'array', element, length };
+  let byLength = arrayCache.get(element);
+  if (!byLength) arrayCache.set(element, (byLength = new Map()));
+  let t = byLength.get(length);
+  if (!t) byLength.set(length, (t = { kind: 'array', element, length }));
+  return t;
 }
 export function vectorOf(element: Type, length: number, scalable = false): VectorType {
-  return { kind: 'vector', element, length, scalable };
+  if (scalable) return { kind: 'vector', element, length, scalable };
+  let byLength = vectorCache.get(element);
+  if (!byLength) vectorCache.set(element, (byLength = new Map()));
+  let t = byLength.get(length);
+  if (!t) byLength.set(length, (t = { kind: 'vector', element, length, scalable }));
+  return t;
 }
 export function functionType(returnType: Type, params: readonly Type[], varArg = false): FunctionType {
   return { kind: 'function', returnType, params, varArg };
