@@ -1,0 +1,170 @@
+// What one tsopt invocation does once its flags are parsed:
+// read → LLVM's text → parseModule → passes → printModule → verify → (opt-14 post pipeline) → write.
+// Kept apart from argument parsing so tests can call it in-process (see test/gateway/fuzz.test.ts).
+import * as fs from 'node:fs';
+import { parseModule, printModule } from '../ir';
+import { readInput, runOptPipeline, verifyText, writeOutput, type OutputFormat } from '../ir/gateway';
+import type { PassContext } from '../passes/pass';
+import { parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
+import { passRegistry } from '../passes/registry';
+import { TsoptError } from './errors';
+import { writeFileAtomically } from './atomic-write';
+import { createLogger, type LogFormat, type LogLevel } from './log';
+import { writeReport, type ReportFormat } from './report';
+
+export const STDIO = '-';
+
+export interface RunOptions {
+  readonly input: string;
+  readonly output: string;
+  readonly format: OutputFormat;
+  readonly passes: string;
+  /** The opt-14 pipeline to run on our result, or undefined for --no-post. */
+  readonly postPipeline: string | undefined;
+  readonly verifyEach: boolean;
+  readonly report: { file: string; format: ReportFormat } | undefined;
+  readonly passOptions: ReadonlyMap<string, string>;
+  readonly printStats: boolean;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+}
+
+/** The process's streams, or stand-ins for in-process callers. */
+export interface CliIo {
+  readStdin(): Buffer;
+  writeStdout(bytes: Buffer): void;
+  writeStderr(text: string): void;
+  readonly stdoutIsTerminal: boolean;
+}
+
+export type Logger = PassContext['log'];
+
+/** The name errors use for the input. */
+export function inputLabel(input: string): string {
+  return input === STDIO ? '<stdin>' : input;
+}
+
+function readInputBytes(input: string, io: CliIo): Buffer {
+  if (input === STDIO) return io.readStdin();
+  try {
+    return fs.readFileSync(input);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new TsoptError(`cannot read input: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  }
+}
+
+/** Refuses `-o` naming the input itself: tsopt never modifies its input. */
+function checkOutputIsNotInput(input: string, output: string): void {
+  if (input === STDIO || output === STDIO) return;
+  const a = fs.statSync(input, { throwIfNoEntry: false });
+  const b = fs.statSync(output, { throwIfNoEntry: false });
+  if (a && b && a.dev === b.dev && a.ino === b.ino) {
+    throw new TsoptError(`refusing to overwrite the input with the output (${output})`);
+  }
+}
+
+/** Our parser's complaint about LLVM's own text, as one line without the file-name prefix. */
+function describeIrParseError(e: Error & { line?: number; column?: number; sourceName?: string }): string {
+  const prefix = `${e.sourceName}:${e.line}:${e.column}: `;
+  const message = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+  return `tsopt's IR parser cannot read LLVM's text of this module at ${e.line}:${e.column}: ${message}`;
+}
+
+export interface RunSummary {
+  readonly pipeline: PipelineResult;
+  readonly postMs: number | undefined;
+  readonly totalMs: number;
+}
+
+/** One run; throws TsoptError for anything the user can fix. */
+export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
+  const started = process.hrtime.bigint();
+  const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
+  /** Runs one stage and logs its time at debug level. */
+  const stage = <T>(what: string, body: () => T, details?: (result: T) => object): T => {
+    const t0 = elapsedMs();
+    const result = body();
+    log.debug({ ms: Math.round((elapsedMs() - t0) * 10) / 10, ...details?.(result) }, what);
+    return result;
+  };
+  const passes = parsePipeline(opts.passes, passRegistry);
+  if (opts.output === STDIO && opts.format === 'bc' && io.stdoutIsTerminal) {
+    throw new TsoptError('refusing to write bitcode to a terminal (use -o FILE or -S)');
+  }
+  const name = inputLabel(opts.input);
+  try {
+    checkOutputIsNotInput(opts.input, opts.output);
+    const bytes = readInputBytes(opts.input, io);
+    const text = stage(
+      'read input (opt-14)',
+      () => readInput(bytes, name, (w) => log.warn({ input: name }, `LLVM: ${w}`)),
+      (t) => ({ bytes: bytes.length, chars: t.length }),
+    );
+    const module = stage('parsed', () => {
+      try {
+        return parseModule(text, name);
+      } catch (e) {
+        if (e instanceof Error && e.name === 'IrParseError') throw new TsoptError(describeIrParseError(e));
+        throw e;
+      }
+    });
+    const pipeline = runPipeline(module, passes, {
+      options: opts.passOptions,
+      log,
+      verifyEach: opts.verifyEach,
+      verify: (m) => verifyText(printModule(m)),
+    });
+    const printed = stage('printed', () => printModule(module));
+    let out: Buffer;
+    let postMs: number | undefined;
+    if (opts.postPipeline === undefined) {
+      out = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, opts.format));
+    } else {
+      const bitcode = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, 'bc'));
+      const postStart = elapsedMs();
+      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, opts.format));
+      postMs = elapsedMs() - postStart;
+    }
+    stage('wrote output', () => (opts.output === STDIO ? io.writeStdout(out) : writeFileAtomically(opts.output, out)), () => ({
+      bytes: out.length,
+    }));
+    const summary: RunSummary = { pipeline, postMs, totalMs: elapsedMs() };
+    if (opts.report) writeReport(opts.report.file, opts.report.format, name, opts, summary);
+    if (opts.printStats) {
+      for (const [stat, n] of pipeline.stats) io.writeStderr(`tsopt: stat: ${stat} = ${n}\n`);
+    }
+    log.debug({ ms: Math.round(summary.totalMs) }, 'done');
+    return summary;
+  } catch (e) {
+    if (e instanceof TsoptError && e.input === undefined) throw new TsoptError(e.message, name);
+    throw e;
+  }
+}
+
+/**
+ * One run with its errors turned into the exit code: 0 fine; 1 the input or flags are at fault
+ * (one line `tsopt: error: <input>: <what>` on stderr); 2 a bug in tsopt (one line, and the
+ * stack with TSOPT_DEBUG=1). Used by the command and, in-process, by tests.
+ */
+export function execute(opts: RunOptions, io: CliIo): number {
+  try {
+    runTsopt(opts, io, createLogger(opts.logLevel, opts.logFormat, io.writeStderr));
+    return 0;
+  } catch (e) {
+    return reportFailure(e, io, inputLabel(opts.input));
+  }
+}
+
+export function reportFailure(e: unknown, io: CliIo, inputName?: string): number {
+  const oneLine = (message: string) => message.replace(/\s*\n\s*/g, ' ').trim();
+  if (e instanceof TsoptError) {
+    const where = e.input !== undefined ? `${e.input}: ` : '';
+    io.writeStderr(`tsopt: error: ${where}${oneLine(e.message)}\n`);
+    return 1;
+  }
+  const err = e instanceof Error ? e : new Error(String(e));
+  io.writeStderr(`tsopt: internal error: ${inputName !== undefined ? `${inputName}: ` : ''}${oneLine(err.message)}\n`);
+  if (process.env.TSOPT_DEBUG) io.writeStderr(`${err.stack ?? ''}\n`);
+  return 2;
+}

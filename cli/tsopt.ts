@@ -1,0 +1,132 @@
+// The tsopt command line: flags (yargs) → RunOptions → runTsopt; errors as one line on stderr.
+import * as fs from 'node:fs';
+import yargs from 'yargs';
+import { version as VERSION } from '../package.json';
+import { passRegistry } from '../passes/registry';
+import { TsoptError } from './errors';
+import { LOG_LEVELS, type LogFormat, type LogLevel } from './log';
+import { POST_PIPELINE } from './post-pipeline';
+import { execute, reportFailure, STDIO, type CliIo, type RunOptions } from './run';
+
+/** What `tsopt` runs without --passes; grows as transformation passes land in the registry. */
+export const DEFAULT_PIPELINE = 'none';
+
+
+/** Our own flags; anything else must be an option some registered pass declares. */
+const CLI_FLAGS = new Set([
+  '_', '$0', 'output', 'o', 'S', 'passes', 'post', 'post-pipeline', 'report', 'report-format',
+  'log-level', 'log-format', 'verify-each', 'stats', 'help', 'h', 'version',
+]);
+
+function passList(): string {
+  const width = Math.max(...[...passRegistry.keys()].map((n) => n.length), 4);
+  const rows = [...passRegistry.values()].map((p) => {
+    const options = (p.options ?? []).map((o) => `\n      --${o.name}=VALUE  ${o.description}`).join('');
+    return `  ${p.name.padEnd(width)}  ${p.description}${options}`;
+  });
+  return [
+    'Passes (for --passes=a,b,c; `none` is the identity pipeline: parse, verify, print):',
+    ...rows,
+    '',
+    'Example: clang-14 -O3 -fno-vectorize -fno-slp-vectorize -emit-llvm -c k.c -o - | tsopt | llc-14 -O3 -relocation-model=pic -filetype=obj -o k.o',
+  ].join('\n');
+}
+
+function parser(args: string[]) {
+  return yargs(args)
+    .scriptName('tsopt')
+    .usage(
+      'Usage: tsopt [input] [options]\n\n' +
+        'A polyhedral loop optimizer for LLVM 14 IR. Reads bitcode or IR text (from stdin when input is\n' +
+        'missing or -), runs the passes, hands the result to opt-14 for vectorization, writes bitcode.',
+    )
+    .parserConfiguration({ 'camel-case-expansion': false, 'strip-dashed': false })
+    .option('output', { alias: 'o', type: 'string', default: STDIO, describe: 'output file (- for stdout)' })
+    .option('S', { type: 'boolean', default: false, describe: 'write LLVM IR text instead of bitcode' })
+    .option('passes', { type: 'string', default: DEFAULT_PIPELINE, describe: 'comma-separated pass pipeline (see below)' })
+    .option('post', { type: 'boolean', default: true, describe: 'hand the result to opt-14 (--no-post: do not)' })
+    .option('post-pipeline', {
+      type: 'string',
+      describe: "opt-14 -passes= pipeline for the hand-back (default: -O3's vectorizers and clean-ups)",
+    })
+    .option('report', { type: 'string', describe: 'write timings, statistics and remarks to FILE' })
+    .option('report-format', { choices: ['json', 'text'], default: 'json', describe: 'format of --report' })
+    .option('log-level', { choices: LOG_LEVELS, default: 'warn', describe: 'log level (debug: each pass and its time)' })
+    .option('log-format', { choices: ['text', 'json'], default: 'text', describe: 'log lines as text or pino JSON (stderr)' })
+    .option('verify-each', { type: 'boolean', default: false, describe: "run LLVM's verifier after every pass" })
+    .option('stats', { type: 'boolean', default: false, describe: 'print pass statistics to stderr' })
+    .strict(false)
+    .exitProcess(false)
+    .showHelpOnFail(false)
+    .fail((msg, err) => {
+      throw err instanceof TsoptError ? err : new TsoptError(msg ?? err?.message ?? 'bad command line');
+    })
+    .version(VERSION)
+    .help()
+    .alias('help', 'h')
+    .epilogue(passList())
+    .wrap(null);
+}
+
+/** Options for passes: every `--name=value` not ours, checked against what the registered passes declare. */
+function passOptions(argv: Record<string, unknown>): Map<string, string> {
+  const declared = new Set([...passRegistry.values()].flatMap((p) => (p.options ?? []).map((o) => o.name)));
+  const options = new Map<string, string>();
+  for (const [key, value] of Object.entries(argv)) {
+    if (CLI_FLAGS.has(key)) continue;
+    if (!declared.has(key)) throw new TsoptError(`unknown option --${key} (see tsopt --help)`);
+    options.set(key, String(Array.isArray(value) ? value.at(-1) : value));
+  }
+  return options;
+}
+
+/** Parses the flags; undefined when --help or --version already answered. */
+export function parseArgs(args: string[]): RunOptions | undefined {
+  const argv = parser(args).parseSync() as Record<string, unknown> & { _: (string | number)[] };
+  if (argv.help === true || argv.version === true) return undefined;
+  if (argv._.length > 1) throw new TsoptError(`expected at most one input, got ${argv._.join(' ')}`);
+  const last = <T>(v: T | T[]): T => (Array.isArray(v) ? (v.at(-1) as T) : v);
+  const report = argv.report === undefined ? undefined : String(last(argv.report));
+  return {
+    input: argv._.length === 1 ? String(argv._[0]) : STDIO,
+    output: String(last(argv.output)),
+    format: argv.S === true ? 'll' : 'bc',
+    passes: String(last(argv.passes)),
+    postPipeline: argv.post === false ? undefined : String(last(argv['post-pipeline'] ?? POST_PIPELINE)),
+    verifyEach: argv['verify-each'] === true,
+    report: report === undefined ? undefined : { file: report, format: last(argv['report-format']) as 'json' | 'text' },
+    passOptions: passOptions(argv),
+    printStats: argv.stats === true,
+    logLevel: last(argv['log-level']) as LogLevel,
+    logFormat: last(argv['log-format']) as LogFormat,
+  };
+}
+
+export function processIo(): CliIo {
+  return {
+    readStdin: () => fs.readFileSync(0),
+    writeStdout: (bytes) => void process.stdout.write(bytes),
+    writeStderr: (text) => void process.stderr.write(text),
+    stdoutIsTerminal: process.stdout.isTTY === true,
+  };
+}
+
+/** The whole command; returns the exit code (see `execute`). */
+export function main(args: string[], io: CliIo): number {
+  let opts: RunOptions | undefined;
+  try {
+    opts = parseArgs(args);
+  } catch (e) {
+    return reportFailure(e, io);
+  }
+  return opts ? execute(opts, io) : 0;
+}
+
+/** Entry point of bin/tsopt.js. */
+export function runFromProcess(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(1);
+    throw e;
+  });
+  process.exitCode = main(process.argv.slice(2), processIo());
+}
