@@ -1,0 +1,33 @@
+// The polyhedral model as a function analysis: built on demand from SCoP
+// detection's result, cached by the analysis manager like any other analysis.
+import { Ctx } from 'isl-wasm';
+import type { IrFunction } from '../ir';
+import type { AnalysisKey, FunctionAnalysisManager } from '../passes/pass';
+import type { ScopRejection } from '../passes/analysis/scop-detection-types';
+import { scopDetectionAnalysis } from '../passes/analysis/scop-detection';
+import { type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
+import type { FunctionScopModels, ScopModel } from './model';
+
+/** Builds the models of every SCoP detection found in `fn`. */
+export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager, options: ModelOptions): FunctionScopModels {
+  const detection = am.get(scopDetectionAnalysis, fn);
+  const ctx = new Ctx();
+  const models: ScopModel[] = [];
+  const rejections: ScopRejection[] = [...detection.rejections];
+  for (const scop of detection.scops) {
+    const built = buildScopModel(ctx, fn.parent, fn, scop, options);
+    if ('statements' in built) models.push(built);
+    else rejections.push(built);
+  }
+  return { function: fn, models, rejections, dispose: () => ctx.dispose() };
+}
+
+/** The model analysis with a given quota and delinearizer (the passes make one from their options). */
+export function scopModelAnalysisWith(options: ModelOptions): AnalysisKey<FunctionScopModels> {
+  // The manager caches by name: models built under different options must not share an entry.
+  const name = options.maxOperations === defaultMaxOperations && !options.delinearize ? 'scop-model' : `scop-model(max-ops=${options.maxOperations}${options.delinearize ? ',delinearized' : ''})`;
+  return { name, compute: (fn, am) => buildFunctionModels(fn, am, options) };
+}
+
+/** The model with the default quota and without delinearization. */
+export const scopModelAnalysis: AnalysisKey<FunctionScopModels> = scopModelAnalysisWith({ maxOperations: defaultMaxOperations });

@@ -1,0 +1,532 @@
+// Building the polyhedral model of a SCoP from SCoP detection's result (Polly's
+// ScopBuilder): domains, schedule, access relations, parameters, context and
+// assumptions, then the dependences.
+//
+// The model is written as isl text first (every expression goes through
+// `ScevTranslator`) and read by isl once, with all parameters known; then isl
+// does the set arithmetic (assumptions, dependences) under an operations quota.
+import { type Ctx, type Set as IslSet, type UnionMap, IslQuotaError, AstBuild } from 'isl-wasm';
+import type { BasicBlock, Instruction, IrFunction, Module, Type, Value } from '../ir';
+import type { Scev, ScevLoop, ScevUnknown } from '../passes/analysis/scev';
+import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
+import { type IndexExpression, type IslExpression, type Parameter, type RangeCheck, NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from './affine';
+import { computeDependences } from './dependences';
+import type { ArrayKind, Assumption, AssumptionKind, ScopAccess, ScopArray, ScopModel, ScopStatementModel } from './model';
+import { debugValueNames, islIdentifier, sourceName, UniqueNames } from './names';
+import { originalSchedule, scheduleTreeText } from './schedule';
+import { debugLocationString } from '../ir';
+
+/** What delinearization (issue 5) recovered for one base pointer. */
+export interface ArrayShape {
+  /** Sizes of the dimensions after the outermost, in elements, outermost first. */
+  readonly sizes: readonly IndexExpression[];
+  /** Each access's subscripts (outermost first, in elements), by load/store. */
+  readonly subscripts: ReadonlyMap<Instruction, readonly IndexExpression[]>;
+}
+
+/**
+ * The hook where delinearization plugs in: per base pointer, a shape and each
+ * access's subscripts. The model turns them into multi-dimensional access
+ * relations and adds their validity (0 <= subscript < size in every inner
+ * dimension, over the domain) as a `delinearization` assumption.
+ */
+export type Delinearizer = (scop: Scop) => ReadonlyMap<Value, ArrayShape>;
+
+export interface ModelOptions {
+  /** isl operations allowed per SCoP (model and dependences); past it the SCoP is dropped. */
+  readonly maxOperations: number;
+  readonly delinearize?: Delinearizer;
+}
+
+export const defaultMaxOperations = 2_000_000;
+
+/** A SCoP the model could not be built for, as a rejection for the report. */
+export class ModelError extends Error {
+  constructor(readonly rejectionCause: ScopRejection['cause'], message: string) {
+    super(message);
+  }
+}
+
+/** Builds the model of `scop`, or returns why not (quota, non-affine expression). */
+export function buildScopModel(ctx: Ctx, module: Module, fn: IrFunction, scop: Scop, options: ModelOptions): ScopModel | ScopRejection {
+  const reject = (cause: ScopRejection['cause'], detail: string): ScopRejection => ({ cause, location: scop.location, detail, entry: scop.entry, exit: scop.exit });
+  try {
+    const text = describeScop(module, fn, scop, options);
+    return ctx.withMaxOperations(options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text)));
+  } catch (e) {
+    if (e instanceof IslQuotaError) return reject('other', `isl operations quota (${options.maxOperations}) exceeded while modelling the SCoP`);
+    if (e instanceof NonAffineError) return reject('non-affine-loop-bound', e.message);
+    if (e instanceof ModelError) return reject(e.rejectionCause, e.message);
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------- phase 1: text
+
+interface CheckText {
+  /** The set the check must hold on: `{ Stmt_S[i0..] : ... }` or a loop's box, without parameters. */
+  readonly where: string;
+  /** `{ Stmt_S[i0..] : <violation> }` without parameters. */
+  readonly violation: string;
+  readonly kind: AssumptionKind;
+}
+
+interface AccessText {
+  readonly kind: 'read' | 'write';
+  readonly certainty: 'must' | 'may';
+  readonly array: ScopArray;
+  readonly instruction: Instruction | undefined;
+  readonly scalar: ScopStatement['scalars'][number] | undefined;
+  readonly relation: string;
+  readonly approximation: string | undefined;
+}
+
+interface StatementText {
+  readonly source: ScopStatement;
+  readonly name: string;
+  readonly domain: string;
+  readonly schedule: string;
+  readonly accesses: AccessText[];
+}
+
+interface ScopText {
+  readonly parameters: readonly Parameter[];
+  readonly paramPrefix: string;
+  readonly context: string;
+  readonly statements: readonly StatementText[];
+  readonly arrays: readonly ScopArray[];
+  readonly checks: readonly CheckText[];
+  readonly scheduleTree: string;
+  readonly loopLabels: Map<ScopLoop, string>;
+}
+
+const predicateText: Record<ScopCondition['predicate'], string> = {
+  eq: '=', ne: '!=', slt: '<', sle: '<=', sgt: '>', sge: '>=', ult: '<', ule: '<=', ugt: '>', uge: '>=',
+};
+
+function describeScop(module: Module, fn: IrFunction, scop: Scop, options: ModelOptions): ScopText {
+  const debugNames = debugValueNames(fn, module);
+  const blockSet = new Set(scop.blocks);
+  const wanted = (v: Value, fallback: string): string => sourceName(v, debugNames) ?? fallback;
+  const params = new ParameterTable(
+    (u: ScevUnknown) => wanted(u.value as Value, u.name),
+    (u: ScevUnknown) => {
+      const v = u.value as Value;
+      return !(v.kind === 'instruction' && v.parent !== undefined && blockSet.has(v.parent));
+    },
+  );
+  const checks: CheckText[] = [];
+  const addChecks: AddChecks = (tuple, where, found, kind) => {
+    for (const c of found) {
+      checks.push({ where, violation: `{ ${tuple} : ${c.text} < ${c.min} or ${c.text} > ${c.max} }`, kind: kind ?? c.kind });
+    }
+  };
+  const addViolation: AddViolation = (tuple, where, violation, kind) => {
+    checks.push({ where, violation: `{ ${tuple} : ${violation} }`, kind });
+  };
+
+  // Loops: the box of counters of each loop and its outer loops, and "bounds within their types".
+  const loopLabels = new Map<ScopLoop, string>();
+  for (const loop of scop.loops) {
+    const chain = loopChain(loop);
+    const tr = translatorFor(params, chain);
+    const tuple = `[${counters(chain.length)}]`;
+    const box = boxText(tr, chain);
+    const where = `{ ${tuple} : ${box} }`;
+    const lhs = tr.translate(loop.continueCondition.lhs);
+    const rhs = tr.translate(loop.continueCondition.rhs);
+    const bits = loop.continueCondition.lhs.bits;
+    addChecks(tuple, where, [...lhs.checks, ...rhs.checks], 'loop-bound');
+    addChecks(tuple, where, [
+      { text: lhs.text, min: signedMin(bits), max: signedMax(bits), kind: 'no-wrap', expression: '' },
+      { text: rhs.text, min: signedMin(bits), max: signedMax(bits), kind: 'no-wrap', expression: '' },
+    ], 'loop-bound');
+    loopLabels.set(loop, loopLabel(module, loop));
+  }
+
+  // Arrays, then statements.
+  const arrayNames = new UniqueNames();
+  const shapes = options.delinearize?.(scop) ?? new Map<Value, ArrayShape>();
+  const arrays = new Map<Value, ScopArray>();
+  const arrayList: ScopArray[] = [];
+  const valueArrays = new Map<Instruction, ScopArray>();
+  const phiArrays = new Map<Instruction, ScopArray>();
+  const layout = new Map<Value, 'flat' | 'ir' | 'delinearized'>();
+  for (const a of scop.arrays) {
+    const accesses = scop.statements.flatMap((s) => s.accesses).filter((x) => x.base === a.base);
+    const shape = shapes.get(a.base);
+    let sizes: readonly IndexExpression[] = [];
+    let how: 'flat' | 'ir' | 'delinearized' = 'flat';
+    if (shape && accesses.every((x) => shape.subscripts.get(x.instruction)?.length === shape.sizes.length + 1)) {
+      sizes = shape.sizes;
+      how = 'delinearized';
+    } else if (accesses.length > 0 && accesses.every((x) => x.subscripts !== undefined && x.dimensionSizes !== undefined && sameSizes(x.dimensionSizes, accesses[0]!.dimensionSizes!))) {
+      sizes = accesses[0]!.dimensionSizes!;
+      how = 'ir';
+    }
+    layout.set(a.base, how);
+    const name = a.name.startsWith('%') || a.name.startsWith('@') ? wanted(a.base, a.name) : a.name;
+    const sizeTr = new ScevTranslator(params, () => undefined);
+    const shapeText = sizes.map((s) => stripParens(sizeTr.translate(s).text));
+    const array: ScopArray = {
+      tupleName: arrayNames.take('MemRef_' + islIdentifier(name)),
+      name,
+      kind: 'array',
+      value: a.base,
+      elementBytes: a.elementBytes,
+      sizes,
+      shape: ['*', ...shapeText],
+      delinearized: how === 'delinearized',
+    };
+    arrays.set(a.base, array);
+    arrayList.push(array);
+  }
+  const scalarArray = (value: Instruction, kind: ArrayKind): ScopArray => {
+    const key = kind === 'phi' ? phiArrays : valueArrays;
+    let array = key.get(value);
+    if (!array) {
+      const name = wanted(value, value.name ?? 'v');
+      array = {
+        tupleName: arrayNames.take(`MemRef_${islIdentifier(name, 'v')}${kind === 'phi' ? '__phi' : ''}`),
+        name,
+        kind,
+        value,
+        elementBytes: typeBytes(value.type),
+        sizes: [],
+        shape: [],
+        delinearized: false,
+      };
+      key.set(value, array);
+      arrayList.push(array);
+    }
+    return array;
+  };
+
+  const statementNames = new UniqueNames();
+  const statements: StatementText[] = [];
+  for (const st of scop.statements) {
+    const name = statementNames.take(islIdentifier(st.name.startsWith('Stmt_') ? st.name : `Stmt_${st.name}`));
+    const tr = translatorFor(params, st.loops);
+    const tuple = `${name}[${counters(st.loops.length)}]`;
+    const box = boxText(tr, st.loops);
+    const boxChecks: RangeCheck[] = [...tr.lastChecks];
+    const conditions = dnfText(tr, st.domain, boxChecks);
+    const domainBody = conditions === undefined ? box : `${box} and (${conditions})`;
+    addChecks(tuple, `{ ${tuple} : ${box} }`, boxChecks);
+    const where = `{ ${tuple} : ${domainBody} }`;
+    const accesses: AccessText[] = [];
+    for (const acc of st.accesses) {
+      const array = arrays.get(acc.base);
+      if (!array) throw new ModelError('other', `access to ${acc.baseName} whose base the SCoP does not list`);
+      accesses.push(arrayAccess(tr, tuple, where, acc, array, layout.get(acc.base)!, shapes.get(acc.base), addChecks, addViolation));
+    }
+    for (const sc of st.scalars) {
+      const array = scalarArray(sc.value, sc.kind);
+      accesses.push({ kind: sc.access, certainty: 'must', array, instruction: undefined, scalar: sc, relation: `{ ${tuple} -> ${array.tupleName}[] }`, approximation: undefined });
+    }
+    statements.push({ source: st, name, domain: `{ ${where.slice(2)}`, schedule: '', accesses });
+  }
+
+  // Schedule, once all statement names are known.
+  const rpo = new Map<BasicBlock, number>(scop.blocks.map((b, k) => [b, k]));
+  const scheduled = statements.map((s) => ({ name: s.name, block: s.source.block, loops: s.source.loops }));
+  const schedules = originalSchedule(scheduled, rpo);
+  const withSchedule = statements.map((s) => ({ ...s, schedule: schedules.get(s.name)! }));
+
+  const parameters = params.list;
+  const paramPrefix = `[${parameters.map((p) => p.name).join(', ')}] -> `;
+  const context = `${paramPrefix}{ : ${parameters.length === 0 ? 'true' : parameters.map((p) => `${signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`).join(' and ')} }`;
+  const domainUnion = paramPrefix + `{ ${withSchedule.map((s) => s.domain.slice(2, -2)).join('; ')} }`;
+  return {
+    parameters,
+    paramPrefix,
+    context,
+    statements: withSchedule,
+    arrays: arrayList,
+    checks,
+    scheduleTree: scheduleTreeText(scheduled, rpo, domainUnion),
+    loopLabels,
+  };
+}
+
+/** Loop and its enclosing SCoP loops, outermost first. */
+function loopChain(loop: ScopLoop): ScopLoop[] {
+  const chain: ScopLoop[] = [];
+  for (let l: ScopLoop | undefined = loop; l; l = l.parent) chain.unshift(l);
+  return chain;
+}
+
+function counters(n: number): string {
+  return Array.from({ length: n }, (_, k) => `i${k}`).join(', ');
+}
+
+class StatementTranslator {
+  lastChecks: RangeCheck[] = [];
+  constructor(private readonly inner: ScevTranslator) {}
+  translate(e: IndexExpression): IslExpression {
+    const r = this.inner.translate(e);
+    this.lastChecks.push(...r.checks);
+    return r;
+  }
+}
+
+function translatorFor(params: ParameterTable, loops: readonly ScopLoop[]): StatementTranslator {
+  const byId = new Map<number, string>(loops.map((l, k) => [l.loop.id, `i${k}`]));
+  return new StatementTranslator(new ScevTranslator(params, (loop: ScevLoop) => byId.get(loop.id)));
+}
+
+/** `0 <= i0 <= btc0 and 0 <= i1 <= btc1 ...` (`true` without loops). */
+function boxText(tr: StatementTranslator, loops: readonly ScopLoop[]): string {
+  if (loops.length === 0) return 'true';
+  return loops.map((l, k) => `0 <= i${k} <= ${tr.translate(l.backedgeTakenCount).text}`).join(' and ');
+}
+
+/** The DNF as isl text, or undefined for "always"; checks of its operands go to `checks`. */
+function dnfText(tr: StatementTranslator, dnf: ScopStatement['domain'], checks: RangeCheck[]): string | undefined {
+  if (dnf.length === 0) return 'false';
+  if (dnf.some((conj) => conj.length === 0)) return undefined;
+  const before = tr.lastChecks.length;
+  const text = dnf.map((conj) => '(' + conj.map((c) => conditionText(tr, c)).join(' and ') + ')').join(' or ');
+  checks.push(...tr.lastChecks.slice(before));
+  return text;
+}
+
+function conditionText(tr: StatementTranslator, c: ScopCondition): string {
+  const lhs = tr.translate(c.lhs);
+  const rhs = tr.translate(c.rhs);
+  if (c.predicate.startsWith('u')) {
+    // Unsigned comparison of values we read as signed: right when both are non-negative.
+    for (const [side, e] of [[lhs, c.lhs], [rhs, c.rhs]] as const) {
+      tr.lastChecks.push({ text: side.text, min: 0n, max: signedMax(e.bits), kind: 'unsigned', expression: '' });
+    }
+  }
+  return `${lhs.text} ${predicateText[c.predicate]} ${rhs.text}`;
+}
+
+type AddChecks = (tuple: string, where: string, found: readonly RangeCheck[], kind?: AssumptionKind) => void;
+type AddViolation = (tuple: string, where: string, violation: string, kind: AssumptionKind) => void;
+
+function arrayAccess(
+  tr: StatementTranslator,
+  tuple: string,
+  where: string,
+  acc: ScopMemoryAccess,
+  array: ScopArray,
+  how: 'flat' | 'ir' | 'delinearized',
+  shape: ArrayShape | undefined,
+  addChecks: AddChecks,
+  addViolation: AddViolation,
+): AccessText {
+  const base = { kind: acc.kind, array, instruction: acc.instruction, scalar: undefined } as const;
+  try {
+    tr.lastChecks = [];
+    if (how !== 'flat') {
+      const subscripts = how === 'delinearized' ? shape!.subscripts.get(acc.instruction)! : acc.subscripts!;
+      const subs = subscripts.map((s) => tr.translate(s).text);
+      const sizes = array.sizes.map((s) => tr.translate(s).text);
+      addChecks(tuple, where, tr.lastChecks);
+      // Validity of the shape: every inner subscript stays inside its dimension.
+      const kind: AssumptionKind = how === 'delinearized' ? 'delinearization' : 'in-bounds';
+      sizes.forEach((size, k) => {
+        const sub = subs[k + 1]!;
+        addViolation(tuple, where, `${sub} < 0 or ${sub} >= ${size}`, kind);
+      });
+      const outs = subs.map((_, k) => `o${k}`);
+      const relation = `{ ${tuple} -> ${array.tupleName}[${outs.join(', ')}] : ${subs.map((s, k) => `o${k} = ${s}`).join(' and ')} }`;
+      return { ...base, certainty: 'must', relation, approximation: undefined };
+    }
+    const offset = tr.translate(acc.offset).text;
+    addChecks(tuple, where, tr.lastChecks);
+    const eb = array.elementBytes;
+    const ab = acc.elementBytes;
+    // Elements o0 whose bytes [eb*o0, eb*o0 + eb) meet the accessed bytes [offset, offset + ab).
+    const relation = `{ ${tuple} -> ${array.tupleName}[o0] : ${eb} * o0 > ${offset} - ${eb} and ${eb} * o0 < ${offset} + ${ab} }`;
+    return { ...base, certainty: 'must', relation, approximation: undefined };
+  } catch (e) {
+    if (!(e instanceof NonAffineError)) throw e;
+    // As Polly without delinearization would have to: the access may touch any element.
+    const outs = how === 'flat' ? ['o0'] : [0, ...array.sizes].map((_, k) => `o${k}`);
+    const relation = `{ ${tuple} -> ${array.tupleName}[${outs.join(', ')}] }`;
+    return { ...base, certainty: 'may', relation, approximation: e.message };
+  }
+}
+
+function sameSizes(a: readonly Scev[], b: readonly Scev[]): boolean {
+  return a.length === b.length && a.every((x, k) => x === b[k]);
+}
+
+function stripParens(s: string): string {
+  return s.startsWith('(') && s.endsWith(')') && balanced(s.slice(1, -1)) ? s.slice(1, -1) : s;
+}
+
+function balanced(s: string): boolean {
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** Bytes of a value of type `t` as stored (pointers 8). */
+export function typeBytes(t: Type): number {
+  switch (t.kind) {
+    case 'int':
+      return Math.ceil(t.bits / 8);
+    case 'float':
+      return { half: 2, bfloat: 2, float: 4, double: 8, x86_fp80: 16, fp128: 16, ppc_fp128: 16 }[t.name];
+    case 'ptr':
+      return 8;
+    case 'vector':
+      return t.length * typeBytes(t.element);
+    case 'array':
+      return t.length * typeBytes(t.element);
+    default:
+      return 8;
+  }
+}
+
+/** `file:line` of the loop header's first instruction with debug info, else the header's IR name. */
+function loopLabel(module: Module, loop: ScopLoop): string {
+  for (const b of loop.loop.blocks) {
+    for (const inst of b.instructions) {
+      const loc = debugLocationString(inst, module);
+      if (loc !== undefined) return loc;
+    }
+  }
+  return loop.loop.headerName;
+}
+
+// ---------------------------------------------------------------- phase 2: isl
+
+function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText): ScopModel {
+  const p = t.paramPrefix;
+  // [params] -> { : ranges of the parameters' types }
+  const context = ctx.set(t.context);
+  const statements: ScopStatementModel[] = t.statements.map((s) => {
+    // [params] -> { Stmt_S[i..] : ... }
+    const domain = ctx.set(p + s.domain).intersectParams(context).coalesce();
+    // [params] -> { Stmt_S[i..] -> [t..] }
+    const schedule = ctx.map(p + s.schedule);
+    const accesses: ScopAccess[] = s.accesses.map((a) => ({
+      kind: a.kind,
+      certainty: a.certainty,
+      array: a.array,
+      instruction: a.instruction,
+      scalar: a.scalar,
+      // [params] -> { Stmt_S[i..] -> MemRef_A[o..] }
+      relation: ctx.map(p + a.relation).coalesce(),
+      approximation: a.approximation,
+    }));
+    return { name: s.name, block: s.source.block, loops: s.source.loops, domain, schedule, accesses };
+  });
+
+  // [params] -> { Stmt[..] } for every statement
+  let domains = ctx.unionSet(`${p}{ }`);
+  let schedule = ctx.unionMap(`${p}{ }`);
+  let reads = ctx.unionMap(`${p}{ }`);
+  let mustWrites = ctx.unionMap(`${p}{ }`);
+  let mayWrites = ctx.unionMap(`${p}{ }`);
+  for (const s of statements) {
+    domains = domains.union(s.domain.toUnionSet());
+    schedule = schedule.union(s.schedule.toUnionMap());
+    for (const a of s.accesses) {
+      // [params] -> { Stmt_S[..] -> MemRef[..] } restricted to where S runs
+      const r = a.relation.intersectDomain(s.domain).toUnionMap();
+      if (a.kind === 'read') reads = reads.union(r);
+      else if (a.certainty === 'must') mustWrites = mustWrites.union(r);
+      else mayWrites = mayWrites.union(r);
+    }
+  }
+
+  const assumptions = computeAssumptions(ctx, t, context);
+  // [params] -> { : context and every assumption }
+  let assumedContext = context;
+  for (const a of assumptions) assumedContext = assumedContext.intersect(a.set);
+
+  const dependences = computeDependences(ctx, {
+    statements,
+    loops: scop.loops,
+    schedule,
+    assumedContext,
+    scheduleDepth: 2 * scop.depth + 1,
+  });
+
+  const model: ScopModel = {
+    function: fn,
+    scop,
+    location: scop.location,
+    depth: scop.depth,
+    parameters: t.parameters,
+    context,
+    statements,
+    arrays: t.arrays,
+    loops: scop.loops,
+    loopLabels: t.loopLabels,
+    domains,
+    schedule,
+    scheduleTree: t.scheduleTree,
+    reads,
+    mustWrites,
+    mayWrites,
+    assumptions,
+    assumedContext,
+    dependences,
+    ctx,
+  };
+  keepAll(model);
+  return model;
+}
+
+/** Moves every isl object of the model to the context's root scope. */
+function keepAll(model: ScopModel): void {
+  const keep = (o: { keep(): unknown }): void => void o.keep();
+  [model.context, model.domains, model.schedule, model.reads, model.mustWrites, model.mayWrites, model.assumedContext].forEach(keep);
+  for (const s of model.statements) {
+    keep(s.domain);
+    keep(s.schedule);
+    s.accesses.forEach((a) => keep(a.relation));
+  }
+  model.assumptions.forEach((a) => keep(a.set));
+  const d = model.dependences;
+  [d.raw, d.war, d.waw].forEach((pair) => {
+    keep(pair.array);
+    keep(pair.scalar);
+  });
+}
+
+const assumptionOrder: AssumptionKind[] = ['no-wrap', 'unsigned', 'loop-bound', 'in-bounds', 'delinearization'];
+
+/**
+ * One assumption per kind: the parameters for which no check of that kind is
+ * violated anywhere it must hold, gisted against the context.
+ */
+function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet): Assumption[] {
+  const p = t.paramPrefix;
+  const out: Assumption[] = [];
+  for (const kind of assumptionOrder) {
+    const checks = t.checks.filter((c) => c.kind === kind);
+    if (checks.length === 0) continue;
+    // [params] -> { : some check of this kind fails somewhere }
+    let bad = context.complement().intersect(context); // empty set in the parameter space
+    for (const c of checks) {
+      const violated = ctx.set(p + c.where).intersect(ctx.set(p + c.violation)).params();
+      bad = bad.union(violated);
+    }
+    // [params] -> { : no check of this kind fails }
+    const holds = context.subtract(bad).coalesce();
+    if (holds.isEqual(context)) continue;
+    const set = holds.gist(context).coalesce();
+    out.push({ kind, set, c: setToC(ctx, set, context) });
+  }
+  return out;
+}
+
+/** A parameter set as a C expression (`n >= 1 && m <= 100`), "1" for the universe, "0" for the empty set. */
+export function setToC(ctx: Ctx, set: IslSet, context: IslSet): string {
+  if (set.isEmpty()) return '0';
+  if (set.plainIsUniverse()) return '1';
+  return ctx.scope(() => AstBuild.fromContext(context).exprFromSet(set).toCStr());
+}
+
+export type { UnionMap };

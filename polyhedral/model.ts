@@ -1,0 +1,141 @@
+// The polyhedral model of one SCoP, as isl objects (Polly's ScopInfo).
+//
+// Every isl value names its space in a comment. Tuples:
+//   statement instances  Stmt_<block>[i0, ..., i(d-1)]   (i0 counts the outermost SCoP loop)
+//   array elements       MemRef_<array>[o0, ...]         (outermost subscript first, in elements)
+//   scalar locations     MemRef_<value>[]  and  MemRef_<phi>__phi[]
+//   schedule time        [t0, ..., t2D]                  (2D+1 form: constants between loop counters)
+// Parameters are the SCoP's loop-invariant integer values, named after their
+// source names (`ni`) or IR names (`p_0` for `%0`).
+//
+// Lifetimes: every isl object of a model is kept in the model's context
+// (`keep()`); `ScopModelSet.dispose()` frees the context and with it all of them.
+import type { Ctx, Set as IslSet, Map as IslMap, UnionSet, UnionMap } from 'isl-wasm';
+import type { BasicBlock, Instruction, IrFunction, Value } from '../ir';
+import type { Scop, ScopLoop, ScopRejection, ScopScalarAccess } from '../passes/analysis/scop-detection-types';
+import type { IndexExpression, Parameter } from './affine';
+
+export type ArrayKind = 'array' | 'value' | 'phi';
+
+export interface ScopArray {
+  /** isl tuple name: `MemRef_A`, `MemRef_x`, `MemRef_x__phi`. */
+  readonly tupleName: string;
+  /** For people and reports: the source name (`A`, from debug info or IR names), else the IR name (`%5`). */
+  readonly name: string;
+  readonly kind: ArrayKind;
+  /** The base pointer ('array'), the value ('value') or the PHI ('phi'). */
+  readonly value: Value;
+  readonly elementBytes: number;
+  /**
+   * Sizes of the dimensions after the outermost (in elements), outermost first; empty for a
+   * flat array or a scalar. From the IR's array types or from delinearization.
+   */
+  readonly sizes: readonly IndexExpression[];
+  /** `shape` as the report gives it: C expressions, outermost first, `*` for the unknown outermost size. */
+  readonly shape: readonly string[];
+  /** True when `sizes` came from delinearization rather than the IR's types. */
+  readonly delinearized: boolean;
+}
+
+export interface ScopAccess {
+  readonly kind: 'read' | 'write';
+  /** 'must': exactly the elements of `relation`; 'may': some of them (an over-approximation). */
+  readonly certainty: 'must' | 'may';
+  readonly array: ScopArray;
+  /** The load or store for array accesses. */
+  readonly instruction: Instruction | undefined;
+  /** The detection's scalar access for 'value' and 'phi' arrays. */
+  readonly scalar: ScopScalarAccess | undefined;
+  /** [params] -> { Stmt_S[i0, ...] -> MemRef_A[o0, ...] } (not intersected with the domain, as Polly prints it) */
+  readonly relation: IslMap;
+  /** Why an array access is a 'may' access (`product of a loop counter and a parameter: …`). */
+  readonly approximation: string | undefined;
+}
+
+export interface ScopStatementModel {
+  /** `Stmt_for_body`: the isl tuple name. */
+  readonly name: string;
+  readonly block: BasicBlock;
+  /** SCoP loops around the statement, outermost first; `loops[k]` is counted by dimension `i<k>`. */
+  readonly loops: readonly ScopLoop[];
+  /** [params] -> { Stmt_S[i0, ...] : ... } */
+  readonly domain: IslSet;
+  /** [params] -> { Stmt_S[i0, ...] -> [t0, ..., t2D] } (2D+1 form, padded with zeros) */
+  readonly schedule: IslMap;
+  /** Array accesses in program order, then scalar reads, then scalar writes. */
+  readonly accesses: readonly ScopAccess[];
+}
+
+export type AssumptionKind = 'no-wrap' | 'unsigned' | 'loop-bound' | 'in-bounds' | 'delinearization';
+
+/** A condition on the parameters under which the model is exact (Polly's assumed context, by kind). */
+export interface Assumption {
+  readonly kind: AssumptionKind;
+  /** [params] -> { : ... }, gisted against the context: only what the context does not already say. */
+  readonly set: IslSet;
+  /** The same as a C expression over the function's parameters (source names). */
+  readonly c: string;
+}
+
+/** Dependences of one kind, Stmt → Stmt, split by what carries them. */
+export interface DependencePair {
+  /** [params] -> { Stmt_S[...] -> Stmt_T[...] } through array elements */
+  readonly array: UnionMap;
+  /** [params] -> { Stmt_S[...] -> Stmt_T[...] } through scalars and PHI locations */
+  readonly scalar: UnionMap;
+}
+
+export interface Dependences {
+  /** Read after write (flow). */
+  readonly raw: DependencePair;
+  /** Write after read (anti). */
+  readonly war: DependencePair;
+  /** Write after write (output). */
+  readonly waw: DependencePair;
+  /** Loops (of `ScopModel.loops`) that carry no dependence of any kind: their iterations may run in parallel. */
+  readonly parallelLoops: readonly ScopLoop[];
+  /** For every loop of the SCoP: the dependence kinds it carries (empty for a parallel loop). */
+  readonly carried: ReadonlyMap<ScopLoop, readonly string[]>;
+}
+
+export interface ScopModel {
+  readonly function: IrFunction;
+  readonly scop: Scop;
+  readonly location: string;
+  readonly depth: number;
+  readonly parameters: readonly Parameter[];
+  /** [params] -> { : ... }: the parameters' ranges from their types. */
+  readonly context: IslSet;
+  readonly statements: readonly ScopStatementModel[];
+  readonly arrays: readonly ScopArray[];
+  /** SCoP loops, pre-order; with `loopLabel` for reports. */
+  readonly loops: readonly ScopLoop[];
+  /** `file:line` of the loop with debug info, else its header's IR name (`%for.body`). */
+  readonly loopLabels: ReadonlyMap<ScopLoop, string>;
+  /** [params] -> { Stmt_S[...] : ... ; Stmt_T[...] : ... } */
+  readonly domains: UnionSet;
+  /** [params] -> { Stmt_S[...] -> [t0, ..., t2D] ; ... } */
+  readonly schedule: UnionMap;
+  /** The same schedule as an isl schedule tree (domain, sequence and band nodes), in isl's YAML-like notation. */
+  readonly scheduleTree: string;
+  /** [params] -> { Stmt_S[...] -> MemRef_A[...] } of every read / must write / may write, intersected with the domains. */
+  readonly reads: UnionMap;
+  readonly mustWrites: UnionMap;
+  readonly mayWrites: UnionMap;
+  readonly assumptions: readonly Assumption[];
+  /** [params] -> { : ... }: context and every assumption: where the model is exact. */
+  readonly assumedContext: IslSet;
+  readonly dependences: Dependences;
+  /** The isl context owning every object above. */
+  readonly ctx: Ctx;
+}
+
+/** The models of one function, and the SCoPs detection found that the model dropped (quota, non-affine...). */
+export interface FunctionScopModels {
+  readonly function: IrFunction;
+  readonly models: readonly ScopModel[];
+  /** Detection's rejections plus the SCoPs dropped while modelling (`cause: 'other'`, detail says why). */
+  readonly rejections: readonly ScopRejection[];
+  /** Frees every isl object of these models. */
+  dispose(): void;
+}
