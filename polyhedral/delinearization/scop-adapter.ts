@@ -1,0 +1,263 @@
+// Delinearization of a detected SCoP: from scalar evolution (passes/analysis) to
+// our polynomials and isl domains, and back to the analyses' polynomials for
+// the polyhedral model (`Delinearizer` in polyhedral/build.ts).
+//
+// Per statement the counters are named i0, i1, … (outermost SCoP loop first, as
+// the model names them); parameters are named by the model's ParameterTable, so
+// the conditions read like the model's assumptions.
+import { Ctx, type Set as IslSet } from 'isl-wasm';
+import type { Instruction, Value } from '../../ir';
+import type { Scev, ScevLoop, ScevUnknown } from '../../passes/analysis/scev';
+import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
+import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
+import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
+import { islIdentifier } from '../names';
+import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol, polyToString } from './poly';
+import { type ArrayResult, type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, type ArrayDelinearization } from './index';
+import type { ConditionStatus } from './validity';
+
+/** What the model takes for one base pointer (polyhedral/build.ts `ArrayShape`). */
+export interface ModelArrayShape {
+  readonly sizes: readonly Polynomial[];
+  readonly subscripts: ReadonlyMap<Instruction, readonly Polynomial[]>;
+}
+
+/** Plain data for reports and printers; no isl objects survive. */
+export interface ArrayReport {
+  readonly name: string;
+  readonly elementBytes: number;
+  /** `["*", "n1", "n2"]` when delinearized. */
+  readonly shape: readonly string[] | undefined;
+  readonly method: string | undefined;
+  /** One line per access: `write A[i0 + o0][i1 + o1][i2 + o2]` (C over parameters and counters). */
+  readonly accesses: readonly string[];
+  /** C text; undefined when statically true or not delinearized. */
+  readonly condition: string | undefined;
+  /** Why the array stays linear (`no-shape`, `piecewise`, …) with the detail. */
+  readonly failure: string | undefined;
+  readonly tried: readonly string[];
+}
+
+export interface ScopDelinearization {
+  readonly shapes: ReadonlyMap<Value, ModelArrayShape>;
+  readonly arrays: readonly ArrayReport[];
+  /** The SCoP's one condition over its parameters (C), undefined when statically true. */
+  readonly condition: string | undefined;
+  readonly status: ConditionStatus;
+}
+
+interface StatementInfo {
+  readonly statement: ScopStatement;
+  readonly tuple: string;
+  readonly translator: ScevTranslator;
+  readonly counterOf: (loop: ScevLoop) => string | undefined;
+  readonly constraints: string[];
+}
+
+const predicateText: Record<ScopCondition['predicate'], string> = {
+  eq: '=', ne: '!=', slt: '<', sle: '<=', sgt: '>', sge: '>=', ult: '<', ule: '<=', ugt: '>', uge: '>=',
+};
+
+/** Delinearizes every base pointer of `scop` that has a polynomial access. */
+export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): ScopDelinearization {
+  const params = new ParameterTable((u: ScevUnknown) => islIdentifier(u.name), () => true);
+  const nonNegative = new Set<string>();
+  const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, nonNegative));
+  const wanted = scop.arrays.filter((a) => scop.statements.some((s) => s.accesses.some((x) => x.base === a.base && x.form === 'polynomial')));
+  // Offsets first: they may add parameters the domains and the context must name.
+  const offsets = new Map<Instruction, Poly | string>();
+  for (const info of statements) {
+    for (const acc of info.statement.accesses) {
+      if (!wanted.some((a) => a.base === acc.base)) continue;
+      const array = scop.arrays.find((a) => a.base === acc.base)!;
+      offsets.set(acc.instruction, elementOffset(acc.offset, array.elementBytes, info, nonNegative));
+    }
+  }
+  const ctx = new Ctx();
+  try {
+    return ctx.scope(() => {
+      const names = params.list.map((p) => p.name);
+      const cOf = new Map(params.list.map((p) => [p.name, p.c]));
+      const cName = (n: string): string => cOf.get(n) ?? n;
+      const contextParts = params.list.map((p) => `${signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`);
+      for (const n of nonNegative) contextParts.push(`${n} >= 0`);
+      // [params] -> { : each parameter within its type }
+      const context = ctx.set(`[${names.join(', ')}] -> { : ${contextParts.join(' and ') || '1 = 1'} }`);
+      // [params] -> { S_k[i0, ...] : loop bounds and branch conditions }
+      const domains = statements.map((s) => ctx.set(setText(names, s.tuple, s.statement.loops.map((_, d) => `i${d}`), s.constraints)));
+      const shapes = new Map<Value, ModelArrayShape>();
+      const reports: ArrayReport[] = [];
+      const done: ArrayDelinearization<unknown>[] = [];
+      for (const array of wanted) {
+        const accesses: DelinearizationAccess<{ instruction: Instruction; statement: number; kind: string }>[] = [];
+        let broken: string | undefined;
+        statements.forEach((info, k) => {
+          for (const acc of info.statement.accesses) {
+            if (acc.base !== array.base) continue;
+            const offset = offsets.get(acc.instruction)!;
+            if (typeof offset === 'string') broken ??= offset;
+            else accesses.push({ tag: { instruction: acc.instruction, statement: k, kind: acc.kind }, offset, domain: domains[k]! });
+          }
+        });
+        const base = { name: array.name, elementBytes: array.elementBytes };
+        if (broken !== undefined) {
+          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
+          continue;
+        }
+        const result = delinearizeArray(ctx, context, accesses, { ...options, cName });
+        const tried = result.tried.map((t) => `${t.shape} (§${t.method}): ${t.outcome}`);
+        if (!result.ok) {
+          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, failure: `${result.reason}: ${result.detail}`, tried });
+          continue;
+        }
+        const piecewise = result.accesses.find((a) => a.pieces.length > 1);
+        if (piecewise) {
+          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, failure: `piecewise: an access stays piecewise over its domain (${piecewise.pieces.length} pieces of §3.3)`, tried });
+          continue;
+        }
+        done.push(result);
+        shapes.set(array.base, toModelShape(result, statements, params));
+        reports.push({
+          ...base,
+          shape: result.shapeC,
+          method: result.shape.method,
+          accesses: result.accesses.map((a) => `${a.tag.kind} ${array.name}${a.pieces[0]!.subscripts.map((f) => `[${polyC(f, cName)}]`).join('')}`),
+          condition: result.conditionC,
+          failure: undefined,
+          tried,
+        });
+      }
+      const merged = mergeConditions(context, done, cName);
+      return { shapes, arrays: reports, condition: merged.c, status: merged.status };
+    });
+  } finally {
+    ctx.dispose();
+  }
+}
+
+/** The model's hook: `buildScopModel(…, { delinearize: scopDelinearizer() })`. */
+export function scopDelinearizer(options: DelinearizeOptions = {}): (scop: Scop) => ReadonlyMap<Value, ModelArrayShape> {
+  return (scop) => delinearizeScop(scop, options).shapes;
+}
+
+function statementInfo(statement: ScopStatement, k: number, params: ParameterTable, nonNegative: Set<string>): StatementInfo {
+  const counterOf = (loop: ScevLoop): string | undefined => {
+    const d = statement.loops.findIndex((l) => l.loop === loop);
+    return d < 0 ? undefined : `i${d}`;
+  };
+  const translator = new ScevTranslator(params, counterOf);
+  const constraints: string[] = [];
+  const text = (e: Scev): string => {
+    const r = translator.translate(e);
+    noteNonNegative(r.checks, nonNegative);
+    return r.text;
+  };
+  statement.loops.forEach((loop, d) => {
+    constraints.push(`i${d} >= 0`);
+    try {
+      constraints.push(`i${d} <= ${text(loop.backedgeTakenCount)}`);
+    } catch (e) {
+      if (!(e instanceof NonAffineError)) throw e;
+      // A bound we cannot say makes the domain larger: the condition gets only stronger.
+    }
+  });
+  const disjuncts: string[] = [];
+  let exact = true;
+  for (const conjunction of statement.domain) {
+    const parts: string[] = [];
+    for (const c of conjunction) {
+      try {
+        const lhs = text(c.lhs);
+        const rhs = text(c.rhs);
+        parts.push(c.predicate === 'ne' ? `(${lhs} < ${rhs} or ${lhs} > ${rhs})` : `${lhs} ${predicateText[c.predicate]} ${rhs}`);
+      } catch (e) {
+        if (!(e instanceof NonAffineError)) throw e;
+      }
+    }
+    disjuncts.push(parts.length ? `(${parts.join(' and ')})` : '(1 = 1)');
+  }
+  if (statement.domain.length === 0) exact = false;
+  if (!exact) constraints.push('1 = 0');
+  else if (disjuncts.length > 0 && !(disjuncts.length === 1 && disjuncts[0] === '(1 = 1)')) constraints.push(`(${disjuncts.join(' or ')})`);
+  return { statement, tuple: `S${k}`, translator, counterOf, constraints };
+}
+
+/** Checks `0 <= p` on a bare parameter (from zext) become facts of the context. */
+function noteNonNegative(checks: readonly { text: string; min: bigint }[], out: Set<string>): void {
+  for (const c of checks) {
+    const name = c.text.replace(/^\(+|\)+$/g, '');
+    if (c.min === 0n && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) out.add(name);
+  }
+}
+
+/** The byte offset as a polynomial in elements over i<d> and parameter names, or why not. */
+function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, nonNegative: Set<string>): Poly | string {
+  const p = toPolynomial(offset);
+  if (p.opaque.length > 0) return 'an expression without closed form in the offset';
+  let out: Poly = polyFromTerms([]);
+  for (const term of p.terms) {
+    let t: Poly = constant(term.coefficient);
+    for (const atom of term.factors) {
+      const f = atomPoly(atom, info, nonNegative);
+      if (typeof f === 'string') return f;
+      t = mul(t, f);
+    }
+    out = add(out, t);
+  }
+  const bytes = BigInt(elementBytes);
+  if (contentOf(out) % bytes !== 0n) return `offset not a multiple of the element size ${elementBytes}`;
+  return polyFromTerms([...out.values()].map((t) => ({ coefficient: t.coefficient / bytes, symbols: t.symbols })));
+}
+
+function atomPoly(atom: Atom, info: StatementInfo, nonNegative: Set<string>): Poly | string {
+  if (atom.kind === 'counter') {
+    const name = info.counterOf(atom.loop);
+    return name === undefined ? `a counter of ${atom.loop.headerName}, outside the statement's loops` : symbol(name);
+  }
+  try {
+    const r = info.translator.translate(atom.expr);
+    noteNonNegative(r.checks, nonNegative);
+    return parsePoly(r.text);
+  } catch (e) {
+    if (e instanceof NonAffineError) return e.message;
+    if (e instanceof Error && e.message.startsWith('parsePoly')) return `parameter without a polynomial form: ${e.message}`;
+    throw e;
+  }
+}
+
+/** Our polynomial back to the analyses' atoms: i<d> → the statement's loop, names → parameters. */
+function toAnalysisPolynomial(p: Poly, statement: ScopStatement | undefined, params: ReadonlyMap<string, Scev>): Polynomial {
+  let out = constantPolynomial(0n);
+  for (const t of p.values()) {
+    let term = constantPolynomial(t.coefficient);
+    for (const s of t.symbols) {
+      const counter = /^i(\d+)$/.exec(s);
+      let atom: Atom;
+      if (counter && statement) atom = { kind: 'counter', loop: statement.loops[Number(counter[1])]!.loop };
+      else {
+        const expr = params.get(s);
+        if (!expr) throw new Error(`delinearization: unknown symbol ${s}`);
+        atom = { kind: 'parameter', expr };
+      }
+      term = multiplyPolynomials(term, { terms: [{ coefficient: 1n, factors: [atom] }], opaque: [] });
+    }
+    out = addPolynomials(out, term);
+  }
+  return out;
+}
+
+function toModelShape(result: ArrayDelinearization<{ instruction: Instruction; statement: number }>, statements: readonly StatementInfo[], table: ParameterTable): ModelArrayShape {
+  // The names we used are the ParameterTable's; map them back to their expressions.
+  const params = new Map<string, Scev>(table.list.map((p) => [p.name, p.expression]));
+  const subscripts = new Map<Instruction, readonly Polynomial[]>();
+  for (const a of result.accesses) {
+    const statement = statements[a.tag.statement]!.statement;
+    subscripts.set(a.tag.instruction, a.pieces[0]!.subscripts.map((f) => toAnalysisPolynomial(f, statement, params)));
+  }
+  return { sizes: result.sizes.map((s) => toAnalysisPolynomial(s, undefined, params)), subscripts };
+}
+
+function polyC(p: Poly, cName: (n: string) => string): string {
+  const renamed = polyFromTerms([...p.values()].map((t) => ({ coefficient: t.coefficient, symbols: t.symbols.map((s) => (/^i\d+$/.test(s) ? s : cName(s))) })));
+  return polyToString(renamed);
+}

@@ -1,0 +1,151 @@
+// Validity of a delinearized access (Grosser et al., ICS 2015, §3.1 and §5):
+// the multi-dimensional form describes the same memory as the linearized offset
+// exactly when 0 <= f_i < d_i for every inner dimension i >= 1, at every point
+// of the iteration domain. We compute, with isl, the parameters for which that
+// holds, and simplify it against where the access runs at all.
+import { type Ctx, type Set as IslSet, DimType, setConstraints } from 'isl-wasm';
+import { type Poly, polyToString, sub, constant } from './poly';
+import { type DimensionSize, sizeToPoly } from './shape';
+
+/**
+ * isl text of a polynomial that is affine except for products of parameters,
+ * which `products` names as extra parameters (`n1*n2` → `n1_x_n2`): a size
+ * that is a product (a §3.1 dimension of several parameters) stays affine for isl.
+ */
+export function islAffine(p: Poly, products: Map<string, readonly string[]>): string {
+  if (p.size === 0) return '0';
+  const parts: string[] = [];
+  for (const t of p.values()) {
+    let atom: string | undefined;
+    if (t.symbols.length === 1) atom = t.symbols[0]!;
+    else if (t.symbols.length > 1) {
+      atom = t.symbols.join('_x_');
+      products.set(atom, t.symbols);
+    }
+    parts.push(atom === undefined ? `(${t.coefficient})` : `(${t.coefficient}) * ${atom}`);
+  }
+  return parts.join(' + ');
+}
+
+/** `0 <= f_i and f_i <= d_i - 1` for every inner dimension, as isl constraint text. */
+export function boundsConstraints(subscripts: readonly Poly[], sizes: readonly DimensionSize[], products: Map<string, readonly string[]>): string[] {
+  const out: string[] = [];
+  sizes.forEach((d, i) => {
+    const f = subscripts[i + 1]!;
+    out.push(`${islAffine(f, products)} >= 0`);
+    out.push(`${islAffine(sub(sub(sizeToPoly(d), f), constant(1)), products)} >= 0`);
+  });
+  return out;
+}
+
+/** The names of a set's parameters and of its set dimensions, and its tuple name. */
+export function spaceOf(set: IslSet): { params: string[]; dims: string[]; tuple: string } {
+  const params = Array.from({ length: set.dim(DimType.param) }, (_, i) => set.getDimName(DimType.param, i) ?? `p${i}`);
+  const dims = Array.from({ length: set.dim(DimType.set) }, (_, i) => set.getDimName(DimType.set, i) ?? `i${i}`);
+  return { params, dims, tuple: set.getTupleName() ?? '' };
+}
+
+/**
+ * `[params] -> { tuple[dims] : constraints }` with the extra product parameters
+ * defined (`n1_x_n2 = n1 * n2` cannot be said in isl, so they are free parameters
+ * the caller equates at run time through the C text).
+ */
+export function setText(params: readonly string[], tuple: string, dims: readonly string[], constraints: readonly string[]): string {
+  const body = constraints.length ? ` : ${constraints.join(' and ')}` : '';
+  return `[${params.join(', ')}] -> { ${tuple}[${dims.join(', ')}]${body} }`;
+}
+
+export interface AccessValidity {
+  /** Which pieces (by index) the domain meets. */
+  readonly livePieces: readonly number[];
+  /** [params] -> { : ... }: where every executed instance lies in some live piece (not simplified). */
+  readonly good: IslSet;
+  /** [params] -> { : ... }: where the access executes at least once. */
+  readonly executes: IslSet;
+}
+
+/**
+ * For one access: its domain (`[params] -> { S[counters] : ... }`), the constraint
+ * texts of its candidate pieces (bounds plus nothing else). Objects are made in
+ * the caller's scope.
+ */
+export function accessValidity(ctx: Ctx, domain: IslSet, context: IslSet, pieceConstraints: readonly (readonly string[])[], extraParams: readonly string[]): AccessValidity {
+  const { params, dims, tuple } = spaceOf(domain);
+  const allParams = [...params, ...extraParams.filter((p) => !params.includes(p))];
+  // { S[counters] : domain and context }
+  const running = domain.intersectParams(context);
+  const pieces = pieceConstraints.map((c) => ctx.set(setText(allParams, tuple, dims, c)).intersect(running));
+  const livePieces = pieces.map((p, i) => (p.isEmpty() ? -1 : i)).filter((i) => i >= 0);
+  let covered = ctx.set(setText(allParams, tuple, dims, ['1 = 0']));
+  for (const i of livePieces) covered = covered.union(pieces[i]!);
+  // [params] -> { : some instance lies outside every piece }
+  const bad = running.subtract(covered).params();
+  const good = context.subtract(bad).coalesce();
+  return { livePieces, good, executes: running.params() };
+}
+
+export type ConditionStatus = 'true' | 'conditional' | 'false';
+
+/**
+ * Merges conditions (each exact, not simplified) and simplifies the result
+ * against where something executes: constraints that only hold when no access
+ * executes are dropped. `executes` is the union of the accesses' execution sets.
+ */
+export function simplifyCondition(context: IslSet, good: IslSet, executes: IslSet): { condition: IslSet; status: ConditionStatus } {
+  // [params] -> { : context and some access runs }
+  const running = executes.intersect(context).coalesce();
+  if (running.isEmpty()) return { condition: good.gist(context), status: 'true' };
+  if (running.isSubset(good)) return { condition: running.gist(running), status: 'true' };
+  if (good.intersect(running).isEmpty()) return { condition: good.intersect(running), status: 'false' };
+  return { condition: good.gist(running).coalesce(), status: 'conditional' };
+}
+
+/**
+ * A parameter set as a C expression: `n1 >= o1 + s1 && n2 >= o2 + s2`, disjuncts
+ * joined by `||`. `cName` maps an isl parameter to its C text. Sets with local
+ * (existential) variables are given as isl text in a comment-free fallback:
+ * undefined, and the caller reports the isl text instead.
+ */
+export function conditionToC(set: IslSet, cName: (islName: string) => string = (n) => n): string | undefined {
+  const { params } = spaceOf(set);
+  const disjuncts = setConstraints(set);
+  if (disjuncts.length === 0) return '0';
+  const parts: string[] = [];
+  for (const constraints of disjuncts) {
+    if (constraints.some((c) => c.divs.some((x) => x !== 0n))) return undefined;
+    const atoms = constraints.map((c) => constraintToC(c.params, c.constant, c.equality, params.map(cName)));
+    if (atoms.length === 0) return '1';
+    parts.push(atoms.length > 1 && disjuncts.length > 1 ? `(${atoms.join(' && ')})` : atoms.join(' && '));
+  }
+  return parts.join(' || ');
+}
+
+function constraintToC(coefficients: readonly bigint[], constantTerm: bigint, equality: boolean, names: readonly string[]): string {
+  const lhs: string[] = [];
+  const rhs: string[] = [];
+  const term = (c: bigint, name: string): string => (c === 1n ? name : `${c} * ${name}`);
+  coefficients.forEach((c, i) => {
+    if (c > 0n) lhs.push(term(c, names[i]!));
+    else if (c < 0n) rhs.push(term(-c, names[i]!));
+  });
+  // Σ lhs - Σ rhs + constant >= 0  ⇔  Σ lhs >= Σ rhs - constant
+  let k = -constantTerm;
+  if (lhs.length === 0) {
+    // -Σ rhs + constant >= 0  ⇔  Σ rhs <= constant
+    const op = equality ? '==' : '<=';
+    return `${rhs.join(' + ')} ${op} ${constantTerm}`;
+  }
+  const right = [...rhs];
+  if (k !== 0n || right.length === 0) {
+    if (right.length === 0) right.push(`${k}`);
+    else if (k > 0n) right.push(`${k}`);
+    else {
+      k = -k;
+      return `${lhs.join(' + ')} ${equality ? '==' : '>='} ${right.join(' + ')} - ${k}`;
+    }
+  }
+  return `${lhs.join(' + ')} ${equality ? '==' : '>='} ${right.join(' + ')}`;
+}
+
+/** For people: the subscripts of one piece as text, `[i + o0][j + o1]`. */
+export const subscriptText = (subscripts: readonly Poly[]): string => subscripts.map((f) => `[${polyToString(f)}]`).join('');
