@@ -7,6 +7,7 @@ import { loopAnalysis, type Loop } from './loops';
 import { blockName, localNames } from './names';
 import { scalarEvolutionAnalysis } from './scalar-evolution';
 import { printScev } from './scev';
+import { scopDetectionAnalysis } from './scop-detection';
 
 function printTree(fn: IrFunction, tree: DomTree, title: string): string {
   const names = localNames(fn);
@@ -82,4 +83,26 @@ export function printerPass(name: string, description: string, print: (fn: IrFun
       return 'all';
     },
   };
+}
+
+/**
+ * One line per SCoP and per rejection:
+ * `scop %entry---%exit at LOC: depth D, loops N, statements S, params [...], arrays [...], alias [a/b ...][, delinearize]`
+ * `reject CAUSE at LOC: DETAIL`
+ */
+export function printScopDetection(fn: IrFunction, am: FunctionAnalysisManager): string {
+  const result = am.get(scopDetectionAnalysis, fn);
+  const names = localNames(fn);
+  const lines = [`scop detection for @${fn.name}:`];
+  for (const s of result.scops) {
+    const params = s.parameters.map((p) => printScev(p)).join(', ');
+    const arrays = s.arrays.map((a) => a.name).join(', ');
+    const alias = s.aliasPairs.map((p) => `${p.aName}/${p.bName}`).join(' ');
+    lines.push(
+      `  scop ${names.get(s.entry)}---${s.exit ? names.get(s.exit) : '<return>'} at ${s.location}: depth ${s.depth}, loops ${s.loops.length},` +
+      ` statements ${s.statements.length}, params [${params}], arrays [${arrays}], alias [${alias}]${s.needsDelinearization ? ', delinearize' : ''}`,
+    );
+  }
+  for (const r of result.rejections) lines.push(`  reject ${r.cause} at ${r.location}: ${r.detail}`);
+  return lines.join('\n') + '\n';
 }

@@ -85,7 +85,18 @@ function computeRange(s: Scev, facts: Facts): Range {
     }
     case ScevKind.AddRec: {
       // Without the trip count, only the direction is known, and only without wrap.
-      if (s.operands.length !== 2 || !(s.flags & NoWrap.NSW)) return full;
+      if (s.operands.length !== 2) return full;
+      // A fact on another recurrence of the same loop and step: they differ by their starts.
+      for (const [k, r] of facts) {
+        if (k === s || k.kind !== ScevKind.AddRec || k.loop !== s.loop || k.operands.length !== 2 || k.operands[1] !== s.operands[1]) continue;
+        const a = s.operands[0]!;
+        const b = k.operands[0]!;
+        if (a.kind === ScevKind.Constant && b.kind === ScevKind.Constant) {
+          const d = a.value - b.value;
+          return fits({ lo: r.lo + d, hi: r.hi + d }, s.bits);
+        }
+      }
+      if (!(s.flags & NoWrap.NSW)) return full;
       const start = rangeOf(s.operands[0]!, facts);
       const step = rangeOf(s.operands[1]!, facts);
       if (step.lo >= 0n) return { lo: start.lo, hi: full.hi };

@@ -217,7 +217,8 @@ export class ScalarEvolution {
         }
         // High-bit mask ~(2^k-1) over the value's significant bits: 2^k * (x /u 2^k).
         const low = u & -u;
-        const significant = x.kind === ScevKind.ZeroExtend ? BigInt(x.operand.bits) : BigInt(bits);
+        const significant = x.kind === ScevKind.ZeroExtend ? BigInt(x.operand.bits)
+          : isKnownNonNegative(x, new Map()) ? BigInt(bits - 1) : BigInt(bits);
         const ones = (1n << significant) - 1n;
         if (low > 1n && ((u | (low - 1n)) & ones) === ones) {
           const p = ctx.constant(low, bits);
@@ -476,7 +477,8 @@ export class ScalarEvolution {
     let unsignedAsSigned = false;
     if (isUnsignedPredicate(pred)) {
       const start = lhs.operands[0]!;
-      const stepNonNeg = isKnownNonNegative(lhs.operands[1]!, facts);
+      // Read as signed when every value compared is non-negative: a count-down must not wrap (nuw).
+      const stepNonNeg = isKnownNonNegative(lhs.operands[1]!, facts) || (lhs.flags & NoWrap.NUW) !== 0;
       if (!(isKnownNonNegative(rhs, facts) && isKnownNonNegative(start, facts) && stepNonNeg)) {
         return { cause: 'unsigned-comparison', detail: `unsigned exit condition of ${loop.headerName} (${pred})` };
       }
@@ -491,14 +493,20 @@ export class ScalarEvolution {
     let btc: Scev | undefined;
     const diff = (a: Scev, b: Scev): Scev => ctx.minus(a, b);
     const nonNeg = (s: Scev): Scev => (isKnownNonNegative(s, facts) ? s : ctx.smax(ctx.constant(0n, s.bits), s));
+    // The first k at which the loop leaves: ceil(distance / |step|), never below 0.
+    const ceilDiv = (distance: Scev, by: bigint): Scev => {
+      const d = nonNeg(distance);
+      return by === 1n ? d : exactDivide(ctx, ctx.add([d, ctx.constant(by - 1n, d.bits)]), by);
+    };
+    const one = ctx.constant(1n, rhs.bits);
     switch (pred) {
       case 'ne': // leaves when lhs == rhs: (rhs - start) / step iterations after the first
         btc = exactDivide(ctx, step > 0n ? diff(rhs, start) : diff(start, rhs), step > 0n ? step : -step);
         break;
-      case 'slt': if (step === 1n) btc = nonNeg(diff(rhs, start)); break;
-      case 'sle': if (step === 1n) btc = nonNeg(ctx.add([diff(rhs, start), ctx.constant(1n, rhs.bits)])); break;
-      case 'sgt': if (step === -1n) btc = nonNeg(diff(start, rhs)); break;
-      case 'sge': if (step === -1n) btc = nonNeg(ctx.add([diff(start, rhs), ctx.constant(1n, rhs.bits)])); break;
+      case 'slt': if (step > 0n) btc = ceilDiv(diff(rhs, start), step); break;
+      case 'sle': if (step > 0n) btc = ceilDiv(ctx.add([diff(rhs, start), one]), step); break;
+      case 'sgt': if (step < 0n) btc = ceilDiv(diff(start, rhs), -step); break;
+      case 'sge': if (step < 0n) btc = ceilDiv(ctx.add([diff(start, rhs), one]), -step); break;
       default: break;
     }
     if (!btc) return { cause: 'non-affine-loop-bound', detail: `cannot count the iterations of ${loop.headerName} (${pred}, step ${step})` };

@@ -1,0 +1,720 @@
+// SCoP detection (Polly's ScopDetection, for IR after clang -O3): find the
+// maximal single-entry single-exit regions whose loops have affine trip counts,
+// whose branch conditions are affine, whose memory accesses have loop-invariant
+// bases and affine (or delinearizable polynomial) offsets, and whose calls are
+// pure; classify why every other loop nest was rejected.
+//
+// Regions are (entry, exit) pairs with `exit` on the post-dominator chain of
+// `entry`, entry dominating every block, no edge entering except at entry and
+// none leaving except to exit (LLVM's RegionInfo notion). Every such region with
+// a loop is a candidate; the valid ones are taken largest first, without overlap.
+// The function's entry block is never part of a SCoP (as in Polly: code
+// generation needs a block before the SCoP to branch from).
+import {
+  type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
+  InstFlag, successors, predecessors, terminator, calledFunction, debugLocationString,
+} from '../../ir';
+import type { AnalysisKey, FunctionAnalysisManager } from '../pass';
+import { type DomTree, dominatorTreeAnalysis, postDominatorTreeAnalysis } from './dominators';
+import { type Loop, type LoopInfo, loopAnalysis } from './loops';
+import { type Polynomial, toPolynomial } from './polynomial';
+import { isKnownNonNegative, type Facts } from './ranges';
+import { type ScalarEvolution, scalarEvolutionAnalysis, allocSize, invertPredicate, isUnsignedPredicate, toSigned } from './scalar-evolution';
+import { type Scev, type ScevUnknown, ScevKind, compareScev, subExpressions, printScev } from './scev';
+import type {
+  AliasPair, IntPredicate, RejectionCause, Scop, ScopCondition, ScopConditionDnf, ScopDetectionResult, ScopLoop,
+  ScopMemoryAccess, ScopRejection, ScopScalarAccess, ScopStatement,
+} from './scop-detection-types';
+
+/** Above this many conjunctions a statement's domain is "complex control flow". */
+const maxDnfSize = 32;
+
+interface Region {
+  readonly entry: BasicBlock;
+  readonly exit: BasicBlock;
+  /** Reverse post-order. */
+  readonly blocks: readonly BasicBlock[];
+  readonly blockSet: ReadonlySet<BasicBlock>;
+  /** Loops entirely inside, pre-order. */
+  readonly loops: readonly Loop[];
+}
+
+interface Issue {
+  readonly cause: RejectionCause;
+  readonly detail: string;
+  /** Where: the instruction (for debug info) or the block. */
+  readonly at: Instruction | BasicBlock;
+}
+
+/** The three forms an expression can have inside a region. */
+type Form = 'affine' | 'polynomial' | 'non-affine';
+
+class Detector {
+  private readonly dt: DomTree;
+  private readonly pdt: DomTree;
+  private readonly li: LoopInfo;
+  private readonly se: ScalarEvolution;
+  private readonly module: Module;
+
+  constructor(private readonly fn: IrFunction, am: FunctionAnalysisManager) {
+    this.dt = am.get(dominatorTreeAnalysis, fn);
+    this.pdt = am.get(postDominatorTreeAnalysis, fn);
+    this.li = am.get(loopAnalysis, fn);
+    this.se = am.get(scalarEvolutionAnalysis, fn);
+    this.module = fn.parent;
+  }
+
+  run(): ScopDetectionResult {
+    if (this.fn.isDeclaration || this.li.all.length === 0) return { function: this.fn, scops: [], rejections: [] };
+    const regions = this.candidateRegions();
+    const checked = new Map<Region, Issue[]>();
+    const issuesOf = (r: Region): Issue[] => {
+      let i = checked.get(r);
+      if (!i) {
+        i = this.check(r);
+        checked.set(r, i);
+      }
+      return i;
+    };
+    // Largest valid regions first, without overlap.
+    const accepted: Region[] = [];
+    const taken = new Set<BasicBlock>();
+    for (const r of [...regions].sort((a, b) => b.blocks.length - a.blocks.length || this.position(a.entry) - this.position(b.entry))) {
+      if (r.blocks.some((b) => taken.has(b))) continue;
+      if (issuesOf(r).length > 0) continue;
+      accepted.push(r);
+      for (const b of r.blocks) taken.add(b);
+    }
+    accepted.sort((a, b) => this.position(a.entry) - this.position(b.entry));
+    const scops = accepted.map((r) => this.buildScop(r));
+    // Rejections: the outermost loops no SCoP covers, with the causes of their smallest region.
+    const rejections: ScopRejection[] = [];
+    for (const loop of this.li.all) {
+      if (taken.has(loop.header)) continue;
+      if (loop.parent && !taken.has(loop.parent.header)) continue;
+      const around = regions.filter((r) => r.loops.includes(loop)).sort((a, b) => a.blocks.length - b.blocks.length)[0];
+      const issues = around ? issuesOf(around) : [{ cause: 'complex-cfg' as const, detail: `no single-entry single-exit region around loop ${loop.headerName}`, at: loop.header }];
+      const seen = new Set<string>();
+      for (const issue of issues) {
+        const rej: ScopRejection = {
+          cause: issue.cause,
+          location: this.locationOf(issue.at),
+          detail: issue.detail,
+          entry: around?.entry ?? loop.header,
+          exit: around?.exit,
+        };
+        const key = `${rej.cause}|${rej.location}|${rej.detail}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        rejections.push(rej);
+      }
+      if (issues.length === 0) {
+        rejections.push({ cause: 'other', location: this.locationOf(loop.header), detail: `loop ${loop.headerName} is in no valid region`, entry: around?.entry ?? loop.header, exit: around?.exit });
+      }
+    }
+    return { function: this.fn, scops, rejections };
+  }
+
+  private position(b: BasicBlock): number {
+    return this.fn.blocks.indexOf(b);
+  }
+
+  // ---- regions ----
+
+  private candidateRegions(): Region[] {
+    const out: Region[] = [];
+    const entryBlock = this.fn.blocks[0];
+    for (const entry of this.dt.order) {
+      if (entry === entryBlock) continue;
+      for (let exit = this.pdt.idom(entry); exit; exit = this.pdt.idom(exit)) {
+        const r = this.regionOf(entry, exit);
+        if (r && r.loops.length > 0) out.push(r);
+      }
+    }
+    return out;
+  }
+
+  /** The region (entry, exit) if it is single-entry single-exit, else undefined. */
+  private regionOf(entry: BasicBlock, exit: BasicBlock): Region | undefined {
+    const blockSet = new Set<BasicBlock>([entry]);
+    const work = [entry];
+    while (work.length > 0) {
+      const b = work.pop()!;
+      for (const s of successors(b)) {
+        if (s === exit || blockSet.has(s)) continue;
+        if (s === entry) continue; // a back edge to the entry: the entry is a loop header inside
+        if (!this.dt.dominates(entry, s)) return undefined;
+        blockSet.add(s);
+        work.push(s);
+      }
+      if (terminator(b)?.opcode === 'ret' || successors(b).length === 0) return undefined;
+    }
+    // Single entry: only the entry block has predecessors outside.
+    for (const b of blockSet) {
+      if (b === entry) continue;
+      if (predecessors(b).some((p) => !blockSet.has(p))) return undefined;
+    }
+    const loops = this.li.all.filter((l) => l.blocks.every((b) => blockSet.has(b)));
+    // A loop partially inside means the region cuts a loop: only allowed when the region is inside its body.
+    for (const l of this.li.all) {
+      const inside = l.blocks.filter((b) => blockSet.has(b)).length;
+      if (inside > 0 && inside < l.blocks.length && blockSet.has(l.header)) return undefined;
+    }
+    const blocks = this.dt.order.filter((b) => blockSet.has(b));
+    return { entry, exit, blocks, blockSet, loops };
+  }
+
+  // ---- checks ----
+
+  private check(r: Region): Issue[] {
+    const issues: Issue[] = [];
+    for (const l of r.loops) this.checkLoop(r, l, issues);
+    for (const b of r.blocks) {
+      const t = terminator(b);
+      if (!t) continue;
+      if (t.opcode !== 'br') {
+        issues.push({ cause: 'complex-cfg', detail: `${t.opcode} in ${this.se.nameOf(b)}`, at: t });
+        continue;
+      }
+      const loop = this.li.loopFor(b);
+      const isLatch = loop !== undefined && r.loops.includes(loop) && loop.latch === b;
+      if (t.operands.length === 3 && !isLatch && t.operands[1] !== t.operands[2]) {
+        this.checkCondition(r, t.operands[0]!, t, issues);
+      }
+      for (const i of b.instructions) this.checkInstruction(r, i, issues);
+    }
+    return issues;
+  }
+
+  private checkLoop(r: Region, l: Loop, issues: Issue[]): void {
+    const exit = this.se.loopExit(l);
+    const at = l.latch ? terminator(l.latch)! : l.header;
+    if (!('backedgeTakenCount' in exit)) {
+      issues.push({ cause: exit.cause, detail: exit.detail, at });
+      return;
+    }
+    const form = this.formOf(r, exit.backedgeTakenCount);
+    if (form !== 'affine') {
+      issues.push({ cause: 'non-affine-loop-bound', detail: `trip count of ${l.headerName} is ${describe(exit.backedgeTakenCount)}`, at });
+    }
+  }
+
+  /** A branch condition: and/or/select-and of integer comparisons with affine sides. */
+  private checkCondition(r: Region, cond: Value, at: Instruction, issues: Issue[]): void {
+    if (cond.kind === 'const-int') return;
+    if (cond.kind !== 'instruction' || !r.blockSet.has(cond.parent!)) {
+      // Defined before the region: a loop-invariant condition, fine when it is a comparison of parameters.
+      if (cond.kind === 'instruction' && cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'int') {
+        this.checkComparison(r, cond, issues);
+      } else if (cond.kind === 'instruction' && (cond.opcode === 'and' || cond.opcode === 'or')) {
+        for (const o of cond.operands) this.checkCondition(r, o, at, issues);
+      } else {
+        issues.push({ cause: 'non-affine-loop-bound', detail: `branch on ${this.se.nameOf(cond)}, not a comparison`, at });
+      }
+      return;
+    }
+    if (cond.opcode === 'and' || cond.opcode === 'or' || isSelectAndOr(cond)) {
+      for (const o of cond.operands) {
+        if (o.type.kind === 'int' && o.type.bits === 1) this.checkCondition(r, o, at, issues);
+      }
+      return;
+    }
+    if (cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'int') {
+      this.checkComparison(r, cond, issues);
+      return;
+    }
+    issues.push({ cause: 'non-affine-loop-bound', detail: `branch condition ${this.se.nameOf(cond)} (${cond.opcode}) is not an integer comparison`, at });
+  }
+
+  private checkComparison(r: Region, icmp: Instruction, issues: Issue[]): void {
+    const lhs = this.se.getScev(icmp.operands[0]!);
+    const rhs = this.se.getScev(icmp.operands[1]!);
+    for (const side of [lhs, rhs]) {
+      if (this.formOf(r, side) !== 'affine') {
+        issues.push({ cause: 'non-affine-loop-bound', detail: `non-affine branch condition: ${describe(side)}`, at: icmp });
+        return;
+      }
+    }
+    const pred = icmp.predicate as IntPredicate;
+    if (isUnsignedPredicate(pred)) {
+      const facts = this.se.factsAt(icmp.parent!);
+      if (!this.nonNegative(lhs, facts) || !this.nonNegative(rhs, facts)) {
+        issues.push({ cause: 'unsigned-comparison', detail: `${pred} of ${describe(lhs)} and ${describe(rhs)}, not known non-negative`, at: icmp });
+      }
+    }
+  }
+
+  /** Non-negative from facts, or an add recurrence starting non-negative and counting up without wrap. */
+  private nonNegative(s: Scev, facts: Facts): boolean {
+    if (isKnownNonNegative(s, facts)) return true;
+    if (s.kind === ScevKind.AddRec && s.operands.length === 2) {
+      return this.nonNegative(s.operands[0]!, facts) && isKnownNonNegative(s.operands[1]!, facts) && (s.flags !== 0);
+    }
+    return false;
+  }
+
+  private checkInstruction(r: Region, i: Instruction, issues: Issue[]): void {
+    switch (i.opcode) {
+      case 'load':
+      case 'store': {
+        if (i.flags & InstFlag.Volatile || i.atomic) {
+          issues.push({ cause: 'other', detail: `volatile or atomic ${i.opcode}`, at: i });
+          return;
+        }
+        const access = this.analyzeAccess(r, i);
+        if ('cause' in access) issues.push({ ...access, at: i });
+        return;
+      }
+      case 'call': {
+        const callee = calledFunction(i);
+        if (!callee) {
+          issues.push({ cause: 'function-call', detail: 'indirect call', at: i });
+          return;
+        }
+        if (callee.name.startsWith('llvm.')) {
+          if (/^llvm\.(mem(cpy|move|set)|stack|va_)/.test(callee.name)) {
+            issues.push({ cause: 'function-call', detail: `call to @${callee.name}`, at: i });
+          }
+          return;
+        }
+        if (!this.isPure(i)) issues.push({ cause: 'function-call', detail: `call to @${callee.name}`, at: i });
+        return;
+      }
+      case 'invoke': case 'callbr':
+        issues.push({ cause: 'function-call', detail: `${i.opcode} in the region`, at: i });
+        return;
+      case 'alloca':
+        issues.push({ cause: 'other', detail: 'alloca in the region', at: i });
+        return;
+      case 'fence': case 'cmpxchg': case 'atomicrmw': case 'va_arg': case 'landingpad':
+        issues.push({ cause: 'other', detail: `${i.opcode} in the region`, at: i });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** readnone / readonly (or memory(none/read)) on the call site or the callee's attribute groups. */
+  private isPure(call: Instruction): boolean {
+    const callee = calledFunction(call)!;
+    const texts = [call.call?.fnAttrs ?? '', callee.suffix];
+    const words: string[] = [];
+    for (const t of texts) {
+      words.push(t);
+      for (const m of t.matchAll(/#(\d+)/g)) words.push(this.module.attributeGroups.get(Number(m[1])) ?? '');
+    }
+    return words.some((w) => /\b(readnone|readonly)\b/.test(w));
+  }
+
+  /** The base pointer and offset of a load or store, or why it is not an array access. */
+  private analyzeAccess(r: Region, i: Instruction): ScopMemoryAccess | { cause: RejectionCause; detail: string } {
+    const pointer = i.opcode === 'load' ? i.operands[0]! : i.operands[1]!;
+    const elementType = i.opcode === 'load' ? i.type : i.operands[0]!.type;
+    const ptr = this.se.getScev(pointer);
+    const split = this.se.pointerBase(ptr);
+    if (!split) return { cause: 'non-affine-access', detail: `no base pointer for ${describe(ptr)}` };
+    const base = split.base.value as Value;
+    if (base.kind === 'instruction' && r.blockSet.has(base.parent!)) {
+      return { cause: 'non-affine-access', detail: `base pointer ${this.se.nameOf(base)} is computed in the region` };
+    }
+    const form = this.formOf(r, split.offset);
+    if (form === 'non-affine') return { cause: 'non-affine-access', detail: `offset ${describe(split.offset)} from ${this.se.nameOf(base)}` };
+    const dims = this.gepDimensions(pointer, base);
+    return {
+      instruction: i,
+      kind: i.opcode === 'load' ? 'read' : 'write',
+      base,
+      baseName: this.se.nameOf(base),
+      elementBytes: allocSize(elementType),
+      offset: split.offset,
+      subscripts: dims?.subscripts,
+      dimensionSizes: dims?.sizes,
+      form,
+    };
+  }
+
+  /** Subscripts from a GEP over constant-size arrays (`[100 x [200 x double]]`) straight on the base. */
+  private gepDimensions(pointer: Value, base: Value): { subscripts: Scev[]; sizes: Scev[] } | undefined {
+    let gep: Value = pointer;
+    while (gep.kind === 'instruction' && gep.opcode === 'bitcast') gep = gep.operands[0]!;
+    if ((gep.kind !== 'instruction' && gep.kind !== 'const-expr') || gep.opcode !== 'getelementptr' || gep.operands[0] !== base) return undefined;
+    let t = gep.sourceElementType!;
+    if (t.kind !== 'array') return undefined;
+    const ctx = this.se.ctx;
+    const idx = gep.operands.slice(1).map((v: Value) => ctx.resize(this.se.getScev(v), 64, true));
+    if (idx.length < 2 || idx[0]!.kind !== ScevKind.Constant || idx[0].value !== 0n) return undefined;
+    const sizes: Scev[] = [];
+    const subscripts: Scev[] = [idx[1]!];
+    for (let k = 2; k < idx.length; k++) {
+      if (t.kind !== 'array') return undefined;
+      t = t.element;
+      if (t.kind !== 'array') return undefined;
+      sizes.push(ctx.constant(BigInt(t.length), 64));
+      subscripts.push(idx[k]!);
+    }
+    return { subscripts, sizes };
+  }
+
+  /**
+   * Affine: every term is a constant times at most one loop counter, or a product of
+   * parameters (Polly makes `n*m` one parameter). Polynomial: some term multiplies a
+   * counter by parameters (linearized arrays). Non-affine: anything else, including
+   * values computed inside the region.
+   */
+  formOf(r: Region, s: Scev): Form {
+    if (s.kind === ScevKind.CouldNotCompute) return 'non-affine';
+    for (const e of subExpressions(s)) {
+      if (e.kind === ScevKind.Unknown) {
+        const v = e.value as Value;
+        if (v.kind === 'instruction' && r.blockSet.has(v.parent!)) return 'non-affine';
+      }
+      if (e.kind === ScevKind.AddRec && !r.loops.includes(e.loop as Loop)) {
+        // A recurrence of a loop around the region is a parameter of it; others are not.
+        const l = e.loop as Loop;
+        if (!l.containsBlock(r.entry)) return 'non-affine';
+      }
+      if (e.kind === ScevKind.UDiv && (e.rhs.kind !== ScevKind.Constant || e.rhs.value <= 0n)) return 'non-affine';
+      if (e.kind === ScevKind.UDiv && !isKnownNonNegative(e.lhs, this.se.factsAt(r.entry)) && this.hasCounter(r, e.lhs)) return 'non-affine';
+    }
+    // Floor divisions by constants are quasi-affine (isl's floor): classify their dividend, then
+    // stand in a placeholder that counts as a counter when the dividend varies in the region.
+    const ctx = this.se.ctx;
+    const varying = new Set<Scev>();
+    let bad = false;
+    const flat = ctx.rewrite(s, (e) => {
+      if (e.kind !== ScevKind.UDiv) return undefined;
+      const inner = this.formOf(r, e.lhs);
+      if (inner !== 'affine') bad = true;
+      const placeholder = ctx.unknown(e, `floor(${printScev(e)})`, e.bits, 1 << 29);
+      if (this.hasCounter(r, e.lhs)) varying.add(placeholder);
+      return placeholder;
+    });
+    if (bad) return 'non-affine';
+    return polynomialForm(toPolynomial(flat), (l) => r.loops.includes(l as Loop), varying);
+  }
+
+  private hasCounter(r: Region, s: Scev): boolean {
+    for (const e of subExpressions(s)) if (e.kind === ScevKind.AddRec && r.loops.includes(e.loop as Loop)) return true;
+    return false;
+  }
+
+  // ---- building the result for a valid region ----
+
+  private buildScop(r: Region): Scop {
+    const scopLoops = new Map<Loop, ScopLoop>();
+    const loopList: ScopLoop[] = [];
+    for (const l of r.loops) {
+      const exit = this.se.loopExit(l);
+      if (!('backedgeTakenCount' in exit)) throw new Error('accepted region with an unknown trip count');
+      const parent = l.parent ? scopLoops.get(l.parent) : undefined;
+      const sl: ScopLoop = { loop: l, parent, depth: parent ? parent.depth + 1 : 1, backedgeTakenCount: exit.backedgeTakenCount, continueCondition: exit.continueCondition };
+      scopLoops.set(l, sl);
+      loopList.push(sl);
+    }
+    const loopsAround = (b: BasicBlock): ScopLoop[] => {
+      const out: ScopLoop[] = [];
+      for (let l = this.li.loopFor(b); l && scopLoops.has(l); l = l.parent) out.unshift(scopLoops.get(l)!);
+      return out;
+    };
+    const scalars = this.scalarAccesses(r);
+    const statements: ScopStatement[] = [];
+    const domains = new DomainBuilder(this, r);
+    for (const b of r.blocks) {
+      const accesses: ScopMemoryAccess[] = [];
+      for (const i of b.instructions) {
+        if (i.opcode !== 'load' && i.opcode !== 'store') continue;
+        const a = this.analyzeAccess(r, i);
+        if ('cause' in a) throw new Error('accepted region with a bad access');
+        accesses.push(a);
+      }
+      const sc = scalars.get(b) ?? [];
+      if (accesses.length === 0 && sc.length === 0) continue;
+      statements.push({
+        name: `Stmt_${this.se.nameOf(b).slice(1).replace(/[^A-Za-z0-9_]/g, '_')}`,
+        block: b,
+        loops: loopsAround(b),
+        domain: domains.domainOf(b),
+        accesses,
+        scalars: [...sc.filter((s) => s.access === 'read'), ...sc.filter((s) => s.access === 'write')],
+      });
+    }
+    // Arrays and alias pairs.
+    const arrays: { base: Value; name: string; elementBytes: number }[] = [];
+    const written = new Set<Value>();
+    for (const st of statements) {
+      for (const a of st.accesses) {
+        if (!arrays.some((x) => x.base === a.base)) arrays.push({ base: a.base, name: a.baseName, elementBytes: a.elementBytes });
+        if (a.kind === 'write') written.add(a.base);
+      }
+    }
+    const aliasPairs: AliasPair[] = [];
+    for (let x = 0; x < arrays.length; x++) {
+      for (let y = x + 1; y < arrays.length; y++) {
+        const a = arrays[x]!.base;
+        const b = arrays[y]!.base;
+        if (!written.has(a) && !written.has(b)) continue;
+        if (provablyDistinct(a, b)) continue;
+        aliasPairs.push({ a, b, aName: arrays[x]!.name, bName: arrays[y]!.name });
+      }
+    }
+    // Parameters: unknowns of bounds, conditions and offsets.
+    const params = new Set<ScevUnknown>();
+    const addParams = (s: Scev): void => {
+      for (const e of subExpressions(s)) if (e.kind === ScevKind.Unknown && (e.value as Value).type.kind === 'int') params.add(e);
+    };
+    for (const l of loopList) addParams(l.backedgeTakenCount);
+    for (const st of statements) {
+      for (const a of st.accesses) addParams(a.offset);
+      for (const conj of st.domain) for (const c of conj) { addParams(c.lhs); addParams(c.rhs); }
+    }
+    // Values from before the region that the statements read (loads hoisted by LICM and the like).
+    const invariant = new Set<Instruction>();
+    for (const b of r.blocks) {
+      for (const i of b.instructions) {
+        for (const o of i.operands) {
+          if (o.kind === 'instruction' && !r.blockSet.has(o.parent!) && o.opcode === 'load') invariant.add(o);
+        }
+      }
+    }
+    return {
+      location: this.scopLocation(r),
+      entry: r.entry,
+      exit: r.exit,
+      blocks: r.blocks,
+      loops: loopList,
+      depth: Math.max(0, ...loopList.map((l) => l.depth)),
+      statements,
+      parameters: [...params].sort(compareScev),
+      arrays,
+      aliasPairs,
+      needsDelinearization: statements.some((s) => s.accesses.some((a) => a.form === 'polynomial')),
+      invariantLoads: [...invariant],
+    };
+  }
+
+  /** True when the integer or pointer value is recomputed from counters and parameters (no scalar access needed). */
+  private synthesizable(r: Region, v: Instruction): boolean {
+    if (!this.se.isScevable(v)) return false;
+    const s = this.se.getScev(v);
+    if (s.kind === ScevKind.Unknown) return false;
+    return this.formOf(r, s) !== 'non-affine' || (v.type.kind === 'ptr' && this.se.pointerBase(s) !== undefined && this.formOf(r, this.se.pointerBase(s)!.offset) !== 'non-affine');
+  }
+
+  /** Scalar reads and writes per block: values crossing blocks, and PHI incoming edges. */
+  private scalarAccesses(r: Region): Map<BasicBlock, ScopScalarAccess[]> {
+    const out = new Map<BasicBlock, ScopScalarAccess[]>();
+    const push = (b: BasicBlock, a: ScopScalarAccess): void => {
+      const list = out.get(b) ?? [];
+      if (!list.some((x) => x.kind === a.kind && x.access === a.access && x.value === a.value && x.incoming === a.incoming)) list.push(a);
+      out.set(b, list);
+    };
+    for (const b of r.blocks) {
+      for (const i of b.instructions) {
+        if (i.type.kind === 'void' || i.opcode === 'icmp' || this.synthesizable(r, i)) continue;
+        if (i.opcode === 'phi') {
+          push(b, { kind: 'phi', access: 'read', value: i });
+          i.operands.forEach((v, k) => push(i.incomingBlocks![k]!, { kind: 'phi', access: 'write', value: i, incoming: v }));
+        }
+        let crosses = false;
+        for (const u of i.uses) {
+          const user = u.user;
+          if (user.kind !== 'instruction' || !user.parent) continue;
+          if (user.opcode === 'phi') {
+            const from = user.incomingBlocks![u.index]!;
+            if (!r.blockSet.has(user.parent)) {
+              // A phi after the region: Polly's exit PHI write, in the incoming block.
+              push(from, { kind: 'phi', access: 'write', value: user, incoming: i });
+            }
+            continue; // phis inside are handled as PHI accesses
+          }
+          if (user.parent !== b) {
+            crosses = true;
+            if (r.blockSet.has(user.parent)) push(user.parent, { kind: 'value', access: 'read', value: i });
+          }
+        }
+        if (crosses) push(b, { kind: 'value', access: 'write', value: i });
+      }
+    }
+    return out;
+  }
+
+  private scopLocation(r: Region): string {
+    for (const b of r.blocks) {
+      for (const i of b.instructions) {
+        const loc = debugLocationString(i, this.module);
+        if (loc && !loc.endsWith(':0')) return loc;
+      }
+    }
+    return `${this.fn.name}:${this.se.nameOf(r.entry)}`;
+  }
+
+  locationOf(at: Instruction | BasicBlock): string {
+    const inst = at.kind === 'instruction' ? at : terminator(at);
+    const loc = inst ? debugLocationString(inst, this.module) : undefined;
+    if (loc && !loc.endsWith(':0')) return loc;
+    const block = at.kind === 'instruction' ? at.parent! : at;
+    return `${this.fn.name}:${this.se.nameOf(block)}`;
+  }
+
+  conditionOf(cond: Value, outcome: boolean): ScopConditionDnf {
+    return conditionDnf(this.se, cond, outcome);
+  }
+
+  get loopInfo(): LoopInfo {
+    return this.li;
+  }
+}
+
+/** `select c, x, false` (and) or `select c, true, x` (or), as -O3 writes logical and/or. */
+function isSelectAndOr(i: Instruction): boolean {
+  if (i.opcode !== 'select' || i.type.kind !== 'int' || i.type.bits !== 1) return false;
+  const [, t, f] = i.operands;
+  return (f!.kind === 'const-int' && f.value === 0n) || (t!.kind === 'const-int' && t.value !== 0n);
+}
+
+/** The DNF of `cond == outcome` over integer comparisons (non-comparisons should have been rejected). */
+function conditionDnf(se: ScalarEvolution, cond: Value, outcome: boolean): ScopConditionDnf {
+  if (cond.kind === 'const-int') return (cond.value !== 0n) === outcome ? [[]] : [];
+  if (cond.kind !== 'instruction') return [[]];
+  const isAnd = cond.opcode === 'and' || (cond.opcode === 'select' && cond.operands[2]!.kind === 'const-int' && cond.operands[2].value === 0n);
+  const isOr = cond.opcode === 'or' || (cond.opcode === 'select' && cond.operands[1]!.kind === 'const-int' && cond.operands[1].value !== 0n);
+  if (isAnd || isOr) {
+    const [a, b] = cond.opcode === 'select' ? [cond.operands[0]!, isAnd ? cond.operands[1]! : cond.operands[2]!] : [cond.operands[0]!, cond.operands[1]!];
+    const da = conditionDnf(se, a, outcome);
+    const db = conditionDnf(se, b, outcome);
+    // and-true / or-false: conjunction; and-false / or-true: disjunction.
+    return (isAnd === outcome) ? andDnf(da, db) : [...da, ...db];
+  }
+  if (cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'int') {
+    let pred = cond.predicate as IntPredicate;
+    if (!outcome) pred = invertPredicate[pred];
+    const c: ScopCondition = { lhs: se.getScev(cond.operands[0]!), predicate: toSigned[pred], rhs: se.getScev(cond.operands[1]!) };
+    return [[c]];
+  }
+  return [[]];
+}
+
+function andDnf(a: ScopConditionDnf, b: ScopConditionDnf): ScopConditionDnf {
+  const out: ScopCondition[][] = [];
+  for (const x of a) for (const y of b) out.push([...x, ...y]);
+  return out;
+}
+
+/** Statement domains: the branch conditions on the way from the region entry, level by level of loops. */
+class DomainBuilder {
+  private readonly reachMemo = new Map<BasicBlock, ScopConditionDnf>();
+
+  constructor(private readonly d: Detector, private readonly r: Region) {}
+
+  private regionLoop(b: BasicBlock): Loop | undefined {
+    const l = this.d.loopInfo.loopFor(b);
+    return l && this.r.loops.includes(l) ? l : undefined;
+  }
+
+  /** Conditions to reach `b` from the start of its level (its innermost region loop's header, or the region entry). */
+  private reach(b: BasicBlock): ScopConditionDnf {
+    const memo = this.reachMemo.get(b);
+    if (memo) return memo;
+    let out: (readonly ScopCondition[])[] = [];
+    if (b === this.r.entry) out = [[]];
+    else {
+      const myLoop = this.regionLoop(b);
+      for (const p of predecessors(b)) {
+        if (!this.r.blockSet.has(p)) continue;
+        if (myLoop && myLoop.header === b && myLoop.containsBlock(p)) continue; // back edge
+        const pLoop = this.regionLoop(p);
+        if (pLoop && !pLoop.containsBlock(b)) {
+          // Leaving a deeper loop: its exit is always taken once it was entered.
+          let outer: Loop = pLoop;
+          while (outer.parent && this.r.loops.includes(outer.parent) && !outer.parent.containsBlock(b)) outer = outer.parent;
+          out.push(...this.enter(outer));
+          continue;
+        }
+        const t = terminator(p)!;
+        const edge = t.operands.length === 3 && t.operands[1] !== t.operands[2]
+          ? this.d.conditionOf(t.operands[0]!, t.operands[1] === b)
+          : [[]];
+        out.push(...andDnf(this.levelCondition(p), edge));
+      }
+    }
+    const simplified = dedupe(out);
+    this.reachMemo.set(b, simplified);
+    return simplified;
+  }
+
+  /** Conditions to reach `b` within its level: always true at a loop header. */
+  private levelCondition(b: BasicBlock): ScopConditionDnf {
+    const l = this.regionLoop(b);
+    return l && l.header === b ? [[]] : this.reach(b);
+  }
+
+  /** Conditions under which loop `l` is entered, relative to the level around it. */
+  private enter(l: Loop): ScopConditionDnf {
+    return this.reach(l.header);
+  }
+
+  domainOf(b: BasicBlock): ScopConditionDnf {
+    let dnf = this.levelCondition(b);
+    for (let l = this.regionLoop(b); l; l = l.parent && this.r.loops.includes(l.parent) ? l.parent : undefined) {
+      dnf = andDnf(dnf, this.enter(l));
+      if (dnf.length > maxDnfSize) break;
+    }
+    return dedupe(dnf);
+  }
+}
+
+function conditionKey(c: ScopCondition): string {
+  return `${c.lhs.id}${c.predicate}${c.rhs.id}`;
+}
+
+/** Drops repeated conditions in a conjunction and repeated conjunctions; a trivially true conjunction absorbs all. */
+function dedupe(dnf: readonly (readonly ScopCondition[])[]): ScopConditionDnf {
+  const seen = new Set<string>();
+  const out: ScopCondition[][] = [];
+  for (const conj of dnf) {
+    const m = new Map<string, ScopCondition>();
+    for (const c of conj) m.set(conditionKey(c), c);
+    const list = [...m.values()];
+    const key = [...m.keys()].sort().join('&');
+    if (key === '') return [[]];
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(list);
+  }
+  return out;
+}
+
+/** Classifies a polynomial: `isCounter` tells which loops are counters in this region. */
+function polynomialForm(p: Polynomial, isCounter: (l: unknown) => boolean, varying: ReadonlySet<Scev>): Form {
+  if (p.opaque.length > 0) return 'non-affine';
+  let form: Form = 'affine';
+  for (const t of p.terms) {
+    const counters = t.factors.filter((a) => (a.kind === 'counter' && isCounter(a.loop)) || (a.kind === 'parameter' && varying.has(a.expr))).length;
+    const params = t.factors.length - counters;
+    if (counters > 1) return 'non-affine';
+    if (counters === 1 && params > 0) form = 'polynomial';
+  }
+  return form;
+}
+
+/** Distinct allocations (allocas, globals) and noalias arguments cannot overlap another base. */
+function provablyDistinct(a: Value, b: Value): boolean {
+  const isObject = (v: Value): boolean => v.kind === 'global' || (v.kind === 'instruction' && v.opcode === 'alloca');
+  const isNoalias = (v: Value): boolean => v.kind === 'argument' && /\bnoalias\b/.test(v.attrs);
+  if (isObject(a) && isObject(b)) return a !== b;
+  return isNoalias(a) || isNoalias(b);
+}
+
+function describe(s: Scev): string {
+  const text = printScev(s);
+  return text.length > 120 ? text.slice(0, 117) + '...' : text;
+}
+
+export function detectScops(fn: IrFunction, am: FunctionAnalysisManager): ScopDetectionResult {
+  return new Detector(fn, am).run();
+}
+
+export const scopDetectionAnalysis: AnalysisKey<ScopDetectionResult> = {
+  name: 'scop-detection',
+  compute: (fn, am) => detectScops(fn, am),
+};
