@@ -58,7 +58,12 @@ function isUtf8(bytes: Buffer): boolean {
  * `warn` receives LLVM's warnings (e.g. "ignoring invalid debug info").
  */
 export function readInput(bytes: Buffer, inputName: string, warn?: (message: string) => void): string {
-  const kind = classifyInput(bytes);
+  let kind: InputKind;
+  try {
+    kind = classifyInput(bytes);
+  } catch (e) {
+    throw e instanceof TsoptError ? new TsoptError(e.message, inputName) : e;
+  }
   const r = runLlvmTool('opt-14', ['-S', '-o', '-', '-'], bytes, readerTimeoutMs(bytes.length));
   const what = kind === 'bitcode' ? 'invalid bitcode' : 'invalid IR text';
   if (r.signal) {

@@ -383,6 +383,13 @@ class Parser {
   private parseFunction(isDefinition: boolean): void {
     const lex = this.lex;
     lex.next();
+    // a declaration's attachments come first: `declare !dbg !5 i32 @f(...)`
+    const leadingMetadata: MetadataAttachment[] = [];
+    while (lex.tok() === Tok.MetadataVar) {
+      const mdName = lex.tokenName;
+      lex.next();
+      leadingMetadata.push({ name: mdName, ref: this.rawMetadata() });
+    }
     // linkage, visibility, calling convention: then return attributes up to the type
     const prefixStart = lex.start;
     let prefixEnd = prefixStart;
@@ -443,6 +450,7 @@ class Parser {
     fn.returnAttrs = returnAttrs;
     fn.suffix = this.text.slice(suffixStart, Math.max(suffixStart, suffixEnd)).trim();
     fn.isDeclaration = !isDefinition;
+    fn.metadata.push(...leadingMetadata);
     fn.args.forEach((a, i) => {
       a.attrs = argAttrs[i]!;
       const n = argNames[i];
@@ -1132,8 +1140,9 @@ class Parser {
         return this.tail(createInstruction('br', voidType, [c, t, f]));
       }
       case 'ret': {
-        if (this.eatWord('void')) return this.tail(createInstruction('ret', voidType, []));
-        return this.tail(createInstruction('ret', voidType, [this.typedValue()]));
+        const t = this.parseType();
+        if (t.kind === 'void') return this.tail(createInstruction('ret', voidType, []));
+        return this.tail(createInstruction('ret', voidType, [this.parseValue(t)]));
       }
       case 'call':
       case 'tail':

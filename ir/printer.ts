@@ -172,8 +172,11 @@ class Printer {
       params.push(join(this.type(t), a.attrs, f.isDeclaration ? undefined : this.ref(a)));
     });
     if (ft.varArg) params.push('...');
+    // a declaration's attachments go right after `declare`, a definition's before `{`
+    const mds = f.metadata.map((md) => `!${md.name} ${md.ref}`).join(' ');
     let head = join(
       f.isDeclaration ? 'declare' : 'define',
+      f.isDeclaration ? mds : undefined,
       f.prefix,
       f.returnAttrs,
       this.type(ft.returnType),
@@ -181,8 +184,8 @@ class Printer {
       f.suffix,
     );
     if (f.hasPersonality) head += ' personality ' + this.typed(f.operands[0]!);
-    for (const md of f.metadata) head += ` !${md.name} ${md.ref}`;
     if (f.isDeclaration) return head;
+    if (mds) head += ' ' + mds;
     const out = [head + ' {'];
     f.blocks.forEach((b, i) => {
       if (i > 0) out.push('');
