@@ -47,9 +47,10 @@ export interface DelinearizeOptions {
 export interface DelinearizedAccess<Tag> {
   readonly tag: Tag;
   /**
-   * The pieces the access's domain meets (§3.3), each with its subscripts
-   * (outermost first, affine in the counters and parameters). Usually one; with
-   * several, piece k holds where its subscripts are within the bounds.
+   * The access's subscripts (outermost first, affine in the counters and
+   * parameters) as §3.3 pieces: one, the first piece that alone can hold all
+   * instances; several only when no single piece can, each holding where its
+   * subscripts are within the bounds.
    */
   readonly pieces: readonly SubscriptPiece[];
   /**
@@ -166,8 +167,8 @@ function tryShape<Tag>(
   const results: DelinearizedAccess<Tag>[] = [];
   for (const { access, pieces, constraints } of perAccess) {
     const v = accessValidity(ctx, access.domain, context, constraints, extra);
-    // An access that never runs keeps its plain division.
-    const live = v.livePieces.length > 0 ? v.livePieces : [0];
+    // One piece where one can hold (§3.3); an access that never runs keeps its plain division.
+    const live = v.chosen !== undefined ? [v.chosen] : v.livePieces.length > 0 ? v.livePieces : [0];
     const kept = live.map((i) => ({ piece: pieces[i]!, constraints: constraints[i]! }));
     good = good ? good.intersect(v.good) : v.good;
     executes = executes ? executes.union(v.executes) : v.executes;

@@ -46,6 +46,13 @@ export interface ScopDelinearization {
   readonly status: ConditionStatus;
 }
 
+/** What the context knows besides the parameters' types: unsigned values, and parameters standing for quasi-affine atoms. */
+interface ContextFacts {
+  readonly nonNegative: Set<string>;
+  /** Parameter name → its isl definition over the other parameters. */
+  readonly definitions: Map<string, string>;
+}
+
 interface StatementInfo {
   readonly statement: ScopStatement;
   readonly tuple: string;
@@ -61,8 +68,8 @@ const predicateText: Record<ScopCondition['predicate'], string> = {
 /** Delinearizes every base pointer of `scop` that has a polynomial access. */
 export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): ScopDelinearization {
   const params = new ParameterTable((u: ScevUnknown) => islIdentifier(u.name), () => true);
-  const nonNegative = new Set<string>();
-  const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, nonNegative));
+  const facts: ContextFacts = { nonNegative: new Set(), definitions: new Map() };
+  const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, facts.nonNegative));
   const wanted = scop.arrays.filter((a) => scop.statements.some((s) => s.accesses.some((x) => x.base === a.base && x.form === 'polynomial')));
   // Offsets first: they may add parameters the domains and the context must name.
   const offsets = new Map<Instruction, Poly | string>();
@@ -70,7 +77,7 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
     for (const acc of info.statement.accesses) {
       if (!wanted.some((a) => a.base === acc.base)) continue;
       const array = scop.arrays.find((a) => a.base === acc.base)!;
-      offsets.set(acc.instruction, elementOffset(acc.offset, array.elementBytes, info, nonNegative));
+      offsets.set(acc.instruction, elementOffset(acc.offset, array.elementBytes, info, params, facts));
     }
   }
   const ctx = new Ctx();
@@ -80,7 +87,8 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
       const cOf = new Map(params.list.map((p) => [p.name, p.c]));
       const cName = (n: string): string => cOf.get(n) ?? n;
       const contextParts = params.list.map((p) => `${signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`);
-      for (const n of nonNegative) contextParts.push(`${n} >= 0`);
+      for (const n of facts.nonNegative) contextParts.push(`${n} >= 0`);
+      for (const [n, text] of facts.definitions) contextParts.push(`${n} = ${text}`);
       // [params] -> { : each parameter within its type }
       const context = ctx.set(`[${names.join(', ')}] -> { : ${contextParts.join(' and ') || '1 = 1'} }`);
       // [params] -> { S_k[i0, ...] : loop bounds and branch conditions }
@@ -191,14 +199,14 @@ function noteNonNegative(checks: readonly { text: string; min: bigint }[], out: 
 }
 
 /** The byte offset as a polynomial in elements over i<d> and parameter names, or why not. */
-function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, nonNegative: Set<string>): Poly | string {
+function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, params: ParameterTable, facts: ContextFacts): Poly | string {
   const p = toPolynomial(offset);
   if (p.opaque.length > 0) return 'an expression without closed form in the offset';
   let out: Poly = polyFromTerms([]);
   for (const term of p.terms) {
     let t: Poly = constant(term.coefficient);
     for (const atom of term.factors) {
-      const f = atomPoly(atom, info, nonNegative);
+      const f = atomPoly(atom, info, params, facts);
       if (typeof f === 'string') return f;
       t = mul(t, f);
     }
@@ -209,20 +217,26 @@ function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, 
   return polyFromTerms([...out.values()].map((t) => ({ coefficient: t.coefficient / bytes, symbols: t.symbols })));
 }
 
-function atomPoly(atom: Atom, info: StatementInfo, nonNegative: Set<string>): Poly | string {
+function atomPoly(atom: Atom, info: StatementInfo, params: ParameterTable, facts: ContextFacts): Poly | string {
   if (atom.kind === 'counter') {
     const name = info.counterOf(atom.loop);
     return name === undefined ? `a counter of ${atom.loop.headerName}, outside the statement's loops` : symbol(name);
   }
+  let text: string;
   try {
     const r = info.translator.translate(atom.expr);
-    noteNonNegative(r.checks, nonNegative);
-    return parsePoly(r.text);
+    noteNonNegative(r.checks, facts.nonNegative);
+    text = r.text;
   } catch (e) {
     if (e instanceof NonAffineError) return e.message;
-    if (e instanceof Error && e.message.startsWith('parsePoly')) return `parameter without a polynomial form: ${e.message}`;
     throw e;
   }
+  if (!/floor|max|min|mod/.test(text)) return parsePoly(text);
+  // A quasi-affine parameter (the exit value of an unrolled loop, `2 * floor(n / 2)`):
+  // one parameter for the whole atom, defined for isl in the context.
+  const p = params.get(atom.expr);
+  facts.definitions.set(p.name, text);
+  return symbol(p.name);
 }
 
 /** Our polynomial back to the analyses' atoms: i<d> → the statement's loop, names → parameters. */

@@ -4,7 +4,7 @@
 // of the iteration domain. We compute, with isl, the parameters for which that
 // holds, and simplify it against where the access runs at all.
 import { type Ctx, type Set as IslSet, DimType, setConstraints } from 'isl-wasm';
-import { type Poly, polyToString, sub, constant } from './poly';
+import { type Poly, polyToString, polyFromTerms, sub, constant } from './poly';
 import { type DimensionSize, sizeToPoly } from './shape';
 
 /**
@@ -13,18 +13,13 @@ import { type DimensionSize, sizeToPoly } from './shape';
  * that is a product (a §3.1 dimension of several parameters) stays affine for isl.
  */
 export function islAffine(p: Poly, products: Map<string, readonly string[]>): string {
-  if (p.size === 0) return '0';
-  const parts: string[] = [];
-  for (const t of p.values()) {
-    let atom: string | undefined;
-    if (t.symbols.length === 1) atom = t.symbols[0]!;
-    else if (t.symbols.length > 1) {
-      atom = t.symbols.join('_x_');
-      products.set(atom, t.symbols);
-    }
-    parts.push(atom === undefined ? `(${t.coefficient})` : `(${t.coefficient}) * ${atom}`);
-  }
-  return parts.join(' + ');
+  const renamed = polyFromTerms([...p.values()].map((t) => {
+    if (t.symbols.length <= 1) return t;
+    const name = t.symbols.join('_x_');
+    products.set(name, t.symbols);
+    return { coefficient: t.coefficient, symbols: [name] };
+  }));
+  return polyToString(renamed);
 }
 
 /** `0 <= f_i and f_i <= d_i - 1` for every inner dimension, as isl constraint text. */
@@ -58,30 +53,41 @@ export function setText(params: readonly string[], tuple: string, dims: readonly
 export interface AccessValidity {
   /** Which pieces (by index) the domain meets. */
   readonly livePieces: readonly number[];
-  /** [params] -> { : ... }: where every executed instance lies in some live piece (not simplified). */
+  /**
+   * The piece chosen for the access: the first live piece that alone can hold
+   * every executed instance for some parameters (pieces come with t = 0 first),
+   * or undefined when only several pieces together can.
+   */
+  readonly chosen: number | undefined;
+  /** [params] -> { : ... }: where every executed instance lies in the chosen piece (or, without one, in some live piece); not simplified. */
   readonly good: IslSet;
   /** [params] -> { : ... }: where the access executes at least once. */
   readonly executes: IslSet;
 }
 
 /**
- * For one access: its domain (`[params] -> { S[counters] : ... }`), the constraint
- * texts of its candidate pieces (bounds plus nothing else). Objects are made in
- * the caller's scope.
+ * For one access: its domain (`[params] -> { S[counters] : ... }`) and the
+ * constraint texts of its candidate pieces (§3.3). Objects are made in the
+ * caller's scope.
  */
 export function accessValidity(ctx: Ctx, domain: IslSet, context: IslSet, pieceConstraints: readonly (readonly string[])[], extraParams: readonly string[]): AccessValidity {
   const { params, dims, tuple } = spaceOf(domain);
   const allParams = [...params, ...extraParams.filter((p) => !params.includes(p))];
   // { S[counters] : domain and context }
   const running = domain.intersectParams(context);
+  // [params] -> { : the access runs }
+  const executes = running.params();
   const pieces = pieceConstraints.map((c) => ctx.set(setText(allParams, tuple, dims, c)).intersect(running));
   const livePieces = pieces.map((p, i) => (p.isEmpty() ? -1 : i)).filter((i) => i >= 0);
+  // [params] -> { : every instance lies in `covered` }
+  const goodFor = (covered: IslSet): IslSet => context.subtract(running.subtract(covered).params()).coalesce();
+  for (const i of livePieces) {
+    const good = goodFor(pieces[i]!);
+    if (!good.intersect(executes).isEmpty()) return { livePieces, chosen: i, good, executes };
+  }
   let covered = ctx.set(setText(allParams, tuple, dims, ['1 = 0']));
   for (const i of livePieces) covered = covered.union(pieces[i]!);
-  // [params] -> { : some instance lies outside every piece }
-  const bad = running.subtract(covered).params();
-  const good = context.subtract(bad).coalesce();
-  return { livePieces, good, executes: running.params() };
+  return { livePieces, chosen: livePieces.length === 1 ? livePieces[0] : undefined, good: goodFor(covered), executes };
 }
 
 export type ConditionStatus = 'true' | 'conditional' | 'false';

@@ -1,0 +1,73 @@
+// `print<delinearization>`: per SCoP, each base pointer with a polynomial access
+// delinearized (Grosser et al., ICS 2015): its shape, each access's subscripts,
+// its validity condition, and the SCoP's merged condition. Like opt's `print<…>`
+// passes it writes to stderr and changes nothing. The registry lists
+// `delinearizationPasses`.
+import type { Module } from '../ir';
+import { scopDetectionAnalysis } from './analysis/scop-detection';
+import { delinearizeScop, type ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
+import type { ModulePass, PassContext, PassOption } from './pass';
+
+/** `--delinearize-max-shift=K`: §3.3 pieces M_t for t in [-K, K] (default 1). */
+export const maxShiftOption: PassOption = {
+  name: 'delinearize-max-shift',
+  description: 'how far (in rows) §3.3 looks for a subscript that contains a size parameter (default 1, 0 = not at all)',
+};
+
+/** `--delinearize-max-operations=N`: isl operations per base pointer (default 200000, 0 = no limit). */
+export const maxOperationsOption: PassOption = {
+  name: 'delinearize-max-operations',
+  description: 'isl operations allowed per base pointer while checking validity; past it the array stays linear (default 200000, 0 = no limit)',
+};
+
+function nonNegativeOption(ctx: PassContext, option: PassOption, fallback: number): number {
+  const raw = ctx.options.get(option.name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${option.name} wants a non-negative integer, not '${raw}'`);
+  return n;
+}
+
+/** The text `print<delinearization>` shows for one SCoP. */
+export function printScopDelinearization(location: string, d: ScopDelinearization): string {
+  const lines = [`  SCoP at ${location}`];
+  if (d.arrays.length === 0) lines.push('    (no polynomial accesses)');
+  for (const a of d.arrays) {
+    if (a.shape === undefined) {
+      lines.push(`    ${a.name}: stays linear (${a.failure})`);
+    } else {
+      lines.push(`    ${a.name}: shape ${a.shape.map((s) => `[${s}]`).join('')} (§${a.method}), ${a.elementBytes} bytes`);
+      for (const x of a.accesses) lines.push(`      ${x}`);
+      lines.push(`      condition: ${a.condition ?? 'true'}`);
+    }
+    for (const t of a.tried) lines.push(`      tried ${t}`);
+  }
+  lines.push(`    SCoP condition: ${d.status === 'true' ? 'true' : d.condition}`);
+  return lines.join('\n');
+}
+
+export const printDelinearizationPass: ModulePass = {
+  name: 'print<delinearization>',
+  description: 'print, per SCoP, the shapes delinearization recovers for linearized arrays, each access\'s subscripts and the validity condition',
+  options: [maxShiftOption, maxOperationsOption],
+  run(module: Module, ctx: PassContext) {
+    const maxShift = nonNegativeOption(ctx, maxShiftOption, 1);
+    const maxOperations = nonNegativeOption(ctx, maxOperationsOption, 200_000);
+    for (const fn of module.functions) {
+      if (fn.isDeclaration) continue;
+      const detection = ctx.am.get(scopDetectionAnalysis, fn);
+      const parts = [`delinearization for @${fn.name}:`];
+      for (const scop of detection.scops) {
+        const d = delinearizeScop(scop, { maxShift, maxOperations });
+        const recovered = d.arrays.filter((a) => a.shape !== undefined).length;
+        ctx.stats.set('delinearized arrays', (ctx.stats.get('delinearized arrays') ?? 0) + recovered);
+        parts.push(printScopDelinearization(scop.location, d));
+      }
+      if (detection.scops.length === 0) parts.push('  (no SCoPs)');
+      process.stderr.write(parts.join('\n') + '\n');
+    }
+    return 'all';
+  },
+};
+
+export const delinearizationPasses: ModulePass[] = [printDelinearizationPass];
