@@ -99,18 +99,22 @@ function atomPolynomial(atom: Atom, opaque: readonly Scev[] = []): Polynomial {
 /**
  * Expands `s` into a polynomial over loop counters and parameters. Integer
  * widths are ignored: the result is exact when the IR's no-wrap facts hold
- * (what a SCoP assumes anyway).
+ * (what a SCoP assumes anyway). `hook` may expand a node its own way (return
+ * undefined to use the default), e.g. to see through casts.
  */
-export function toPolynomial(s: Scev): Polynomial {
+export function toPolynomial(s: Scev, hook?: (s: Scev) => Polynomial | undefined): Polynomial {
+  const own = hook?.(s);
+  if (own) return own;
+  const go = (x: Scev): Polynomial => toPolynomial(x, hook);
   switch (s.kind) {
     case ScevKind.Constant:
       return constantPolynomial(s.value);
     case ScevKind.Add:
-      return s.operands.map(toPolynomial).reduce(addPolynomials);
+      return s.operands.map(go).reduce(addPolynomials);
     case ScevKind.Mul:
-      return s.operands.map(toPolynomial).reduce(multiplyPolynomials);
+      return s.operands.map(go).reduce(multiplyPolynomials);
     case ScevKind.AddRec:
-      return addRecPolynomial(s);
+      return addRecPolynomial(s, go);
     case ScevKind.SignExtend:
     case ScevKind.ZeroExtend:
     case ScevKind.Truncate:
@@ -122,10 +126,10 @@ export function toPolynomial(s: Scev): Polynomial {
   }
 }
 
-function addRecPolynomial(s: ScevAddRec): Polynomial {
+function addRecPolynomial(s: ScevAddRec, go: (s: Scev) => Polynomial): Polynomial {
   if (s.operands.length !== 2) return atomPolynomial({ kind: 'parameter', expr: s }, [s]);
-  const start = toPolynomial(s.operands[0]!);
-  const step = toPolynomial(s.operands[1]!);
+  const start = go(s.operands[0]!);
+  const step = go(s.operands[1]!);
   return addPolynomials(start, multiplyPolynomials(step, atomPolynomial({ kind: 'counter', loop: s.loop })));
 }
 

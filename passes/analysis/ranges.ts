@@ -96,6 +96,19 @@ function computeRange(s: Scev, facts: Facts): Range {
           return fits({ lo: r.lo + d, hi: r.hi + d }, s.bits);
         }
       }
+      // A fact on a unit-step counter of the loop bounds the iteration number k.
+      for (const [k, r] of facts) {
+        if (k.kind !== ScevKind.AddRec || k.loop !== s.loop || k.operands.length !== 2) continue;
+        const b = k.operands[0]!;
+        const t = k.operands[1]!;
+        if (b.kind !== ScevKind.Constant || t.kind !== ScevKind.Constant || t.value !== 1n) continue;
+        const iter: Range = { lo: max(0n, r.lo - b.value), hi: r.hi - b.value };
+        if (iter.hi < iter.lo) continue;
+        const start = rangeOf(s.operands[0]!, facts);
+        const step = rangeOf(s.operands[1]!, facts);
+        const c = [step.lo * iter.lo, step.lo * iter.hi, step.hi * iter.lo, step.hi * iter.hi];
+        return fits({ lo: start.lo + min(...c), hi: start.hi + max(...c) }, s.bits);
+      }
       if (!(s.flags & NoWrap.NSW)) return full;
       const start = rangeOf(s.operands[0]!, facts);
       const step = rangeOf(s.operands[1]!, facts);

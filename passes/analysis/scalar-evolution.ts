@@ -198,6 +198,16 @@ export class ScalarEvolution {
         return c === undefined || c < 0n || c >= BigInt(bits) ? this.unknownFor(i) : ctx.udiv(op(0), ctx.constant(1n << c, bits));
       }
       case 'udiv': return ctx.udiv(op(0), op(1));
+      case 'ashr': {
+        // `ashr (x << c) + k << c, c` (sign-extension in a register): sext(trunc(x + k)).
+        const c = constantValue(op(1));
+        const x = op(0);
+        if (c === undefined || c <= 0n || c >= BigInt(bits) || trailingZeros(x) < Number(c)) return this.unknownFor(i);
+        const narrow = bits - Number(c);
+        const divided = exactDivide(ctx, x, 1n << c);
+        if (divided.kind === ScevKind.UDiv) return this.unknownFor(i);
+        return ctx.signExtend(ctx.truncate(divided, narrow), bits);
+      }
       case 'or': {
         // Disjoint bits: `or %x, c` with c below x's known trailing zeros is an add.
         const c = constantValue(op(1));
@@ -265,14 +275,24 @@ export class ScalarEvolution {
     const blocks = p.incomingBlocks!;
     const block = p.parent!;
     const loop = this.loops.loopFor(block);
-    if (loop && loop.header === block && incoming.length === 2) {
-      const rec = this.addRecFromPhi(p, loop);
-      if (rec) return rec;
-      return this.unknownFor(p);
+    if (loop && loop.header === block) {
+      // A header phi depends on itself through the back edge: only a recurrence can describe it.
+      return (incoming.length === 2 ? this.addRecFromPhi(p, loop) : undefined) ?? this.unknownFor(p);
     }
     // All incoming values the same (LCSSA phis have one): that value, seen from here.
     const distinct = [...new Set(incoming.map((v) => this.getScev(v)))];
     if (distinct.length === 1) return this.atScope(distinct[0]!, loop);
+    // Incoming values that coincide wherever their edges run (a guard's 0 meeting i*n when i == 0).
+    for (const candidate of distinct) {
+      if (candidate.kind === ScevKind.CouldNotCompute) continue;
+      const agrees = incoming.every((v, k) => {
+        const s = this.getScev(v);
+        if (s === candidate) return true;
+        const d = rangeOf(this.ctx.minus(candidate, s), this.edgeFacts(blocks[k]!, block));
+        return d.lo === 0n && d.hi === 0n;
+      });
+      if (agrees) return this.atScope(candidate, loop);
+    }
     if (incoming.length === 2) {
       const merged = this.skipOrExitPhi(p, blocks[0]!, incoming[0]!, blocks[1]!, incoming[1]!) ?? this.skipOrExitPhi(p, blocks[1]!, incoming[1]!, blocks[0]!, incoming[0]!);
       if (merged) return merged;
@@ -387,6 +407,14 @@ export class ScalarEvolution {
   edgeFacts(from: BasicBlock, to: BasicBlock): Facts {
     const base = this.factsAt(from);
     const t = terminator(from);
+    if (t?.opcode === 'switch') {
+      // Only a case edge gives a fact (x == c); the default edge excludes points, not ranges.
+      const cases = switchCases(t).filter((c) => c.dest === to);
+      const x = this.getScev(t.operands[0]!);
+      if (cases.length !== 1 || t.operands[1] === to) return base;
+      const c = cases[0]!.value;
+      return withFact(this.ctx, base, x, { lo: c, hi: c });
+    }
     if (!t || t.opcode !== 'br' || t.operands.length !== 3) return base;
     const [cond, ifTrue, ifFalse] = t.operands as [Value, BasicBlock, BasicBlock];
     if (ifTrue === ifFalse) return base;
@@ -414,8 +442,31 @@ export class ScalarEvolution {
     }
     const c = constantValue(rhs);
     if (c === undefined) return facts;
-    const r = predicateRange(pred, c, lhs.bits);
-    return r ? withFact(this.ctx, facts, lhs, r) : facts;
+    let out: Facts = facts;
+    if (pred === 'ne') {
+      // x != c narrows a range that ends at c.
+      const r = rangeOf(lhs, facts);
+      if (r.lo === c) out = withFact(this.ctx, out, lhs, { lo: c + 1n, hi: r.hi });
+      else if (r.hi === c) out = withFact(this.ctx, out, lhs, { lo: r.lo, hi: c - 1n });
+    } else {
+      const r = predicateRange(pred, c, lhs.bits);
+      if (r) out = withFact(this.ctx, out, lhs, r);
+    }
+    // Unsigned facts (and x != 0) are facts on the value zero-extended, as widened IVs use it.
+    if (lhs.bits < 64 && (isUnsignedPredicate(pred) || pred === 'ne' || pred === 'eq')) {
+      const wide = this.ctx.zeroExtend(lhs, 64);
+      const top = (1n << BigInt(lhs.bits)) - 1n;
+      const u = BigInt.asUintN(lhs.bits, c);
+      const r: Range | undefined =
+        pred === 'ult' ? (u > 0n ? { lo: 0n, hi: u - 1n } : undefined)
+        : pred === 'ule' ? { lo: 0n, hi: u }
+        : pred === 'ugt' ? (u < top ? { lo: u + 1n, hi: top } : undefined)
+        : pred === 'uge' ? { lo: u, hi: top }
+        : pred === 'eq' ? { lo: u, hi: u }
+        : u === 0n ? { lo: 1n, hi: top } : undefined;
+      if (r) out = withFact(this.ctx, out, wide, r);
+    }
+    return out;
   }
 
   /** Facts on entry to `loop`: at its preheader, or on the edge from its single outside predecessor. */
@@ -452,7 +503,8 @@ export class ScalarEvolution {
     if (t.opcode !== 'br' || t.operands.length !== 3) return { cause: 'complex-cfg', detail: `latch ${this.nameOf(latch)} ends in ${t.opcode}` };
     const [cond, ifTrue] = t.operands as [Value, BasicBlock, BasicBlock];
     if (cond.kind !== 'instruction' || cond.opcode !== 'icmp' || cond.operands[0]!.type.kind !== 'int') {
-      return { cause: 'non-canonical-indvar', detail: `exit condition of ${loop.headerName} is not an integer comparison` };
+      // A pointer chase (p != NULL) or a floating-point test: the trip count is not computable.
+      return { cause: 'non-affine-loop-bound', detail: `exit condition of ${loop.headerName} is not an integer comparison` };
     }
     let pred = cond.predicate as IntPredicate;
     if (!loop.containsBlock(ifTrue)) pred = invertPredicate[pred];
@@ -514,18 +566,43 @@ export class ScalarEvolution {
   }
 }
 
-/** `s / d` when every term of `s` is divisible by `d`, else `s /u d`. */
+/** The case values and destinations of a `switch` ([cond, default, v0, d0, v1, d1, ...]). */
+export function switchCases(t: Instruction): { value: bigint; dest: BasicBlock }[] {
+  const out: { value: bigint; dest: BasicBlock }[] = [];
+  for (let k = 2; k + 1 < t.operands.length; k += 2) {
+    const v = t.operands[k]!;
+    if (v.kind === 'const-int') out.push({ value: v.value, dest: t.operands[k + 1] as BasicBlock });
+  }
+  return out;
+}
+
+/** `s / d` when every term of `s` is divisible by `d` (through sums, products and recurrences), else `s /u d`. */
 function exactDivide(ctx: ScevContext, s: Scev, d: bigint): Scev {
   if (d === 1n) return s;
-  const terms = s.kind === ScevKind.Add ? s.operands : [s];
-  const out: Scev[] = [];
-  for (const t of terms) {
-    if (t.kind === ScevKind.Constant && t.value % d === 0n) out.push(ctx.constant(t.value / d, t.bits));
-    else if (t.kind === ScevKind.Mul && t.operands[0]!.kind === ScevKind.Constant && t.operands[0].value % d === 0n) {
-      out.push(ctx.mul([ctx.constant(t.operands[0].value / d, t.bits), ...t.operands.slice(1)]));
-    } else return ctx.udiv(s, ctx.constant(d, s.bits));
+  const exact = divideTerms(ctx, s, d);
+  return exact ?? ctx.udiv(s, ctx.constant(d, s.bits));
+}
+
+function divideTerms(ctx: ScevContext, s: Scev, d: bigint): Scev | undefined {
+  switch (s.kind) {
+    case ScevKind.Constant:
+      return s.value % d === 0n ? ctx.constant(s.value / d, s.bits) : undefined;
+    case ScevKind.Mul: {
+      const c = s.operands[0]!;
+      if (c.kind !== ScevKind.Constant || c.value % d !== 0n) return undefined;
+      return ctx.mul([ctx.constant(c.value / d, s.bits), ...s.operands.slice(1)]);
+    }
+    case ScevKind.Add: {
+      const parts = s.operands.map((o) => divideTerms(ctx, o, d));
+      return parts.every((p): p is Scev => p !== undefined) ? ctx.add(parts) : undefined;
+    }
+    case ScevKind.AddRec: {
+      const parts = s.operands.map((o) => divideTerms(ctx, o, d));
+      return parts.every((p): p is Scev => p !== undefined) ? ctx.addRec(parts, s.loop) : undefined;
+    }
+    default:
+      return undefined;
   }
-  return ctx.add(out);
 }
 
 /** The values of x for which `x pred c` holds, as one signed range (undefined when it is not one range). */

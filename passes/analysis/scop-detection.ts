@@ -19,7 +19,7 @@ import { type DomTree, dominatorTreeAnalysis, postDominatorTreeAnalysis } from '
 import { type Loop, type LoopInfo, loopAnalysis } from './loops';
 import { type Polynomial, toPolynomial } from './polynomial';
 import { isKnownNonNegative, type Facts } from './ranges';
-import { type ScalarEvolution, scalarEvolutionAnalysis, allocSize, invertPredicate, isUnsignedPredicate, toSigned } from './scalar-evolution';
+import { type ScalarEvolution, scalarEvolutionAnalysis, allocSize, invertPredicate, isUnsignedPredicate, toSigned, switchCases } from './scalar-evolution';
 import { type Scev, type ScevUnknown, ScevKind, compareScev, subExpressions, printScev } from './scev';
 import type {
   AliasPair, IntPredicate, RejectionCause, Scop, ScopCondition, ScopConditionDnf, ScopDetectionResult, ScopLoop,
@@ -172,6 +172,14 @@ class Detector {
     for (const b of r.blocks) {
       const t = terminator(b);
       if (!t) continue;
+      if (t.opcode === 'switch') {
+        const x = this.se.getScev(t.operands[0]!);
+        if (t.operands[0]!.type.kind !== 'int' || this.formOf(r, x) !== 'affine') {
+          issues.push({ cause: 'complex-cfg', detail: `switch on a non-affine value in ${this.se.nameOf(b)}`, at: t });
+        }
+        for (const i of b.instructions) this.checkInstruction(r, i, issues);
+        continue;
+      }
       if (t.opcode !== 'br') {
         issues.push({ cause: 'complex-cfg', detail: `${t.opcode} in ${this.se.nameOf(b)}`, at: t });
         continue;
@@ -209,7 +217,7 @@ class Detector {
       } else if (cond.kind === 'instruction' && (cond.opcode === 'and' || cond.opcode === 'or')) {
         for (const o of cond.operands) this.checkCondition(r, o, at, issues);
       } else {
-        issues.push({ cause: 'non-affine-loop-bound', detail: `branch on ${this.se.nameOf(cond)}, not a comparison`, at });
+        issues.push({ cause: 'complex-cfg', detail: `branch on ${this.se.nameOf(cond)}, not a comparison`, at });
       }
       return;
     }
@@ -223,7 +231,7 @@ class Detector {
       this.checkComparison(r, cond, issues);
       return;
     }
-    issues.push({ cause: 'non-affine-loop-bound', detail: `branch condition ${this.se.nameOf(cond)} (${cond.opcode}) is not an integer comparison`, at });
+    issues.push({ cause: 'complex-cfg', detail: `data-dependent branch: condition ${this.se.nameOf(cond)} (${cond.opcode}) is not an integer comparison`, at });
   }
 
   private checkComparison(r: Region, icmp: Instruction, issues: Issue[]): void {
@@ -231,7 +239,7 @@ class Detector {
     const rhs = this.se.getScev(icmp.operands[1]!);
     for (const side of [lhs, rhs]) {
       if (this.formOf(r, side) !== 'affine') {
-        issues.push({ cause: 'non-affine-loop-bound', detail: `non-affine branch condition: ${describe(side)}`, at: icmp });
+        issues.push({ cause: 'complex-cfg', detail: `non-affine branch condition: ${describe(side)}`, at: icmp });
         return;
       }
     }
@@ -376,21 +384,21 @@ class Detector {
       if (e.kind === ScevKind.UDiv && (e.rhs.kind !== ScevKind.Constant || e.rhs.value <= 0n)) return 'non-affine';
       if (e.kind === ScevKind.UDiv && !isKnownNonNegative(e.lhs, this.se.factsAt(r.entry)) && this.hasCounter(r, e.lhs)) return 'non-affine';
     }
-    // Floor divisions by constants are quasi-affine (isl's floor): classify their dividend, then
-    // stand in a placeholder that counts as a counter when the dividend varies in the region.
-    const ctx = this.se.ctx;
+    // Casts are transparent (Polly assumes the value fits; the model records the assumption).
+    // Floor divisions by constants are quasi-affine (isl's floor): their dividend must be affine,
+    // and the division counts as a counter when the dividend varies in the region.
     const varying = new Set<Scev>();
     let bad = false;
-    const flat = ctx.rewrite(s, (e) => {
+    const hook = (e: Scev): Polynomial | undefined => {
+      if (e.kind === ScevKind.SignExtend || e.kind === ScevKind.ZeroExtend || e.kind === ScevKind.Truncate) return toPolynomial(e.operand, hook);
       if (e.kind !== ScevKind.UDiv) return undefined;
-      const inner = this.formOf(r, e.lhs);
-      if (inner !== 'affine') bad = true;
-      const placeholder = ctx.unknown(e, `floor(${printScev(e)})`, e.bits, 1 << 29);
-      if (this.hasCounter(r, e.lhs)) varying.add(placeholder);
-      return placeholder;
-    });
+      if (this.formOf(r, e.lhs) !== 'affine') bad = true;
+      if (this.hasCounter(r, e.lhs)) varying.add(e);
+      return { terms: [{ coefficient: 1n, factors: [{ kind: 'parameter', expr: e }] }], opaque: [] };
+    };
+    const p = toPolynomial(s, hook);
     if (bad) return 'non-affine';
-    return polynomialForm(toPolynomial(flat), (l) => r.loops.includes(l as Loop), varying);
+    return polynomialForm(p, (l) => r.loops.includes(l as Loop), varying);
   }
 
   private hasCounter(r: Region, s: Scev): boolean {
@@ -556,8 +564,19 @@ class Detector {
     return `${this.fn.name}:${this.se.nameOf(block)}`;
   }
 
-  conditionOf(cond: Value, outcome: boolean): ScopConditionDnf {
-    return conditionDnf(this.se, cond, outcome);
+  /** The condition under which control goes from `from` to its successor `to`. */
+  edgeCondition(from: BasicBlock, to: BasicBlock): ScopConditionDnf {
+    const t = terminator(from)!;
+    if (t.opcode === 'switch') {
+      const x = this.se.getScev(t.operands[0]!);
+      const cases = switchCases(t);
+      const constant = (v: bigint): Scev => this.se.ctx.constant(v, x.bits);
+      const hits: ScopCondition[][] = cases.filter((c) => c.dest === to).map((c) => [{ lhs: x, predicate: 'eq', rhs: constant(c.value) }]);
+      if (t.operands[1] === to) hits.push(cases.filter((c) => c.dest !== to).map((c) => ({ lhs: x, predicate: 'ne' as const, rhs: constant(c.value) })));
+      return hits;
+    }
+    if (t.operands.length !== 3 || t.operands[1] === t.operands[2]) return [[]];
+    return conditionDnf(this.se, t.operands[0]!, t.operands[1] === to);
   }
 
   get loopInfo(): LoopInfo {
@@ -630,10 +649,7 @@ class DomainBuilder {
           out.push(...this.enter(outer));
           continue;
         }
-        const t = terminator(p)!;
-        const edge = t.operands.length === 3 && t.operands[1] !== t.operands[2]
-          ? this.d.conditionOf(t.operands[0]!, t.operands[1] === b)
-          : [[]];
+        const edge = this.d.edgeCondition(p, b);
         out.push(...andDnf(this.levelCondition(p), edge));
       }
     }
