@@ -33,6 +33,12 @@ export interface DelinearizationAccess<Tag> {
   readonly offset: Poly;
   /** [params] -> { Stmt_S[i0, ...] : ... }: where the access runs; its dimension names are the counters. */
   readonly domain: IslSet;
+  /**
+   * Symbols of `offset` that stand for quasi-affine expressions of the counters,
+   * as isl text over the domain's dimensions and the parameters (`q0` →
+   * `floor((i0)/2)`: an unrolled loop's remainder). They count as counters.
+   */
+  readonly definitions?: ReadonlyMap<string, string>;
 }
 
 export interface DelinearizeOptions {
@@ -108,6 +114,7 @@ export function delinearizeArray<Tag>(ctx: Ctx, context: IslSet, accesses: reado
   const counters = new Set<string>();
   const domainsInfo = accesses.map((a) => spaceOf(a.domain));
   for (const d of domainsInfo) for (const c of d.dims) counters.add(c);
+  for (const a of accesses) for (const q of a.definitions?.keys() ?? []) counters.add(q);
   const offsets = accesses.map((a) => a.offset);
   const candidates = candidateShapes(offsets, counters);
   const tried: TriedShape[] = candidates.map((c) => ({ shape: shapeText(c.sizes), method: c.method, outcome: 'not-tried' }));
@@ -157,15 +164,16 @@ function tryShape<Tag>(
   if (divided.some((d) => d === undefined)) return 'not-affine';
   const products = new Map<string, readonly string[]>();
   const perAccess = accesses.map((a, i) => {
+    const naming = { products, definitions: a.definitions ?? new Map<string, string>() };
     const pieces = subscriptPieces(divided[i]!, shape.sizes, maxShift);
-    const constraints = pieces.map((p) => boundsConstraints(p.subscripts, shape.sizes, products));
-    return { access: a, pieces, constraints };
+    const constraints = pieces.map((p) => boundsConstraints(p.subscripts, shape.sizes, naming));
+    return { access: a, pieces, constraints, naming };
   });
   const extra = [...products.keys()];
   let good: IslSet | undefined;
   let executes: IslSet | undefined;
   const results: DelinearizedAccess<Tag>[] = [];
-  for (const { access, pieces, constraints } of perAccess) {
+  for (const { access, pieces, constraints, naming } of perAccess) {
     const v = accessValidity(ctx, access.domain, context, constraints, extra);
     // One piece where one can hold (§3.3); an access that never runs keeps its plain division.
     const live = v.chosen !== undefined ? [v.chosen] : v.livePieces.length > 0 ? v.livePieces : [0];
@@ -179,7 +187,7 @@ function tryShape<Tag>(
       relation: (arrayTuple) => {
         const allParams = [...params, ...extra.filter((p) => !params.includes(p))];
         const parts = kept.map((k) => {
-          const out = k.piece.subscripts.map((f) => islAffine(f, products)).join(', ');
+          const out = k.piece.subscripts.map((f) => islAffine(f, naming)).join(', ');
           const cond = kept.length > 1 ? ` : ${k.constraints.join(' and ')}` : '';
           return `${tuple}[${dims.join(', ')}] -> ${arrayTuple}[${out}]${cond}`;
         });
@@ -209,8 +217,13 @@ const withProducts = (cName: (n: string) => string) => (n: string): string => n.
 
 /** A polynomial as C over the function's parameters. */
 export function polyToC(p: Poly, cName: (n: string) => string): string {
+  // A parameter that stands for an expression (`(n) / (2)`) keeps its own parentheses as a factor.
+  const factor = (n: string): string => {
+    const c = cName(n);
+    return /^[A-Za-z_][A-Za-z0-9_]*$/.test(c) ? c : `(${c})`;
+  };
   const renamed = new Map<string, { coefficient: bigint; symbols: string[] }>();
-  for (const [key, t] of p) renamed.set(key, { coefficient: t.coefficient, symbols: t.symbols.map(cName) });
+  for (const [key, t] of p) renamed.set(key, { coefficient: t.coefficient, symbols: t.symbols.map(factor) });
   return polyToString(renamed);
 }
 

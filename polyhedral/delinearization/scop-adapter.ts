@@ -7,13 +7,13 @@
 // the conditions read like the model's assumptions.
 import { Ctx, type Set as IslSet } from 'isl-wasm';
 import type { Instruction, Value } from '../../ir';
-import type { Scev, ScevLoop, ScevUnknown } from '../../passes/analysis/scev';
+import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf } from '../../passes/analysis/scev';
 import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
 import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
 import { islIdentifier } from '../names';
 import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol, polyToString } from './poly';
-import { type ArrayResult, type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, type ArrayDelinearization } from './index';
+import { type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, polyToC, type ArrayDelinearization } from './index';
 import type { ConditionStatus } from './validity';
 
 /** What the model takes for one base pointer (polyhedral/build.ts `ArrayShape`). */
@@ -59,6 +59,9 @@ interface StatementInfo {
   readonly translator: ScevTranslator;
   readonly counterOf: (loop: ScevLoop) => string | undefined;
   readonly constraints: string[];
+  /** Quasi-affine symbols of this statement's offsets: isl text, and the expression they stand for. */
+  readonly definitions: Map<string, string>;
+  readonly quasi: Map<string, Scev>;
 }
 
 const predicateText: Record<ScopCondition['predicate'], string> = {
@@ -104,10 +107,10 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
             if (acc.base !== array.base) continue;
             const offset = offsets.get(acc.instruction)!;
             if (typeof offset === 'string') broken ??= offset;
-            else accesses.push({ tag: { instruction: acc.instruction, statement: k, kind: acc.kind }, offset, domain: domains[k]! });
+            else accesses.push({ tag: { instruction: acc.instruction, statement: k, kind: acc.kind }, offset, domain: domains[k]!, definitions: info.definitions });
           }
         });
-        const base = { name: array.name, elementBytes: array.elementBytes };
+        const base = { name: array.name.replace(/^[%@]/, ''), elementBytes: array.elementBytes };
         if (broken !== undefined) {
           reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
           continue;
@@ -129,7 +132,11 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
           ...base,
           shape: result.shapeC,
           method: result.shape.method,
-          accesses: result.accesses.map((a) => `${a.tag.kind} ${array.name}${a.pieces[0]!.subscripts.map((f) => `[${polyC(f, cName)}]`).join('')}`),
+          accesses: result.accesses.map((a) => {
+            const defs = statements[a.tag.statement]!.definitions;
+            const name = (n: string): string => defs.get(n) ?? cName(n);
+            return `${a.tag.kind} ${base.name}${a.pieces[0]!.subscripts.map((f) => `[${polyC(f, name)}]`).join('')}`;
+          }),
           condition: result.conditionC,
           failure: undefined,
           tried,
@@ -187,7 +194,7 @@ function statementInfo(statement: ScopStatement, k: number, params: ParameterTab
   if (statement.domain.length === 0) exact = false;
   if (!exact) constraints.push('1 = 0');
   else if (disjuncts.length > 0 && !(disjuncts.length === 1 && disjuncts[0] === '(1 = 1)')) constraints.push(`(${disjuncts.join(' or ')})`);
-  return { statement, tuple: `S${k}`, translator, counterOf, constraints };
+  return { statement, tuple: `S${k}`, translator, counterOf, constraints, definitions: new Map(), quasi: new Map() };
 }
 
 /** Checks `0 <= p` on a bare parameter (from zext) become facts of the context. */
@@ -201,7 +208,8 @@ function noteNonNegative(checks: readonly { text: string; min: bigint }[], out: 
 /** The byte offset as a polynomial in elements over i<d> and parameter names, or why not. */
 function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, params: ParameterTable, facts: ContextFacts): Poly | string {
   const p = toPolynomial(offset);
-  if (p.opaque.length > 0) return 'an expression without closed form in the offset';
+  // Varying atoms are fine when they are quasi-affine in the counters (floor((i0)/2)).
+  for (const o of p.opaque) if (quasiCounter(o, info) === undefined) return `an expression without closed form in the offset: ${printScev(o)}`;
   let out: Poly = polyFromTerms([]);
   for (const term of p.terms) {
     let t: Poly = constant(term.coefficient);
@@ -217,10 +225,32 @@ function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, 
   return polyFromTerms([...out.values()].map((t) => ({ coefficient: t.coefficient / bytes, symbols: t.symbols })));
 }
 
+/**
+ * The symbol (`q<id>`) for a quasi-affine expression of the statement's counters,
+ * defined in `info.definitions`; undefined when isl cannot say it.
+ */
+function quasiCounter(e: Scev, info: StatementInfo): string | undefined {
+  const name = `q${e.id}`;
+  if (info.definitions.has(name)) return name;
+  try {
+    const text = info.translator.translate(e).text;
+    info.definitions.set(name, text);
+    info.quasi.set(name, e);
+    return name;
+  } catch (err) {
+    if (err instanceof NonAffineError) return undefined;
+    throw err;
+  }
+}
+
 function atomPoly(atom: Atom, info: StatementInfo, params: ParameterTable, facts: ContextFacts): Poly | string {
   if (atom.kind === 'counter') {
     const name = info.counterOf(atom.loop);
     return name === undefined ? `a counter of ${atom.loop.headerName}, outside the statement's loops` : symbol(name);
+  }
+  if (loopsOf(atom.expr).length > 0) {
+    const q = quasiCounter(atom.expr, info);
+    return q === undefined ? `no closed form: ${printScev(atom.expr)}` : symbol(q);
   }
   let text: string;
   try {
@@ -263,6 +293,7 @@ function toAnalysisPolynomial(p: Poly, statement: ScopStatement | undefined, par
 function toModelShape(result: ArrayDelinearization<{ instruction: Instruction; statement: number }>, statements: readonly StatementInfo[], table: ParameterTable): ModelArrayShape {
   // The names we used are the ParameterTable's; map them back to their expressions.
   const params = new Map<string, Scev>(table.list.map((p) => [p.name, p.expression]));
+  for (const info of statements) for (const [name, e] of info.quasi) params.set(name, e);
   const subscripts = new Map<Instruction, readonly Polynomial[]>();
   for (const a of result.accesses) {
     const statement = statements[a.tag.statement]!.statement;
@@ -272,6 +303,5 @@ function toModelShape(result: ArrayDelinearization<{ instruction: Instruction; s
 }
 
 function polyC(p: Poly, cName: (n: string) => string): string {
-  const renamed = polyFromTerms([...p.values()].map((t) => ({ coefficient: t.coefficient, symbols: t.symbols.map((s) => (/^i\d+$/.test(s) ? s : cName(s))) })));
-  return polyToString(renamed);
+  return polyToC(p, (s) => (/^i\d+$/.test(s) ? s : cName(s)));
 }

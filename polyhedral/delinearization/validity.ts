@@ -3,32 +3,44 @@
 // exactly when 0 <= f_i < d_i for every inner dimension i >= 1, at every point
 // of the iteration domain. We compute, with isl, the parameters for which that
 // holds, and simplify it against where the access runs at all.
-import { type Ctx, type Set as IslSet, DimType, setConstraints } from 'isl-wasm';
+import { type Ctx, type Set as IslSet, Set as IslSetClass, DimType, setConstraints } from 'isl-wasm';
 import { type Poly, polyToString, polyFromTerms, sub, constant } from './poly';
 import { type DimensionSize, sizeToPoly } from './shape';
 
 /**
- * isl text of a polynomial that is affine except for products of parameters,
- * which `products` names as extra parameters (`n1*n2` → `n1_x_n2`): a size
- * that is a product (a §3.1 dimension of several parameters) stays affine for isl.
+ * How our symbols read in isl: products of parameters become parameters of
+ * their own (`n1*n2` → `n1_x_n2`, recorded in `products`) so that a size that
+ * is a product (a §3.1 dimension of several parameters) stays affine for isl;
+ * `definitions` spells out symbols that stand for quasi-affine expressions
+ * (`q0` → `floor((i0)/2)`, the counter of an unrolled loop's remainder).
  */
-export function islAffine(p: Poly, products: Map<string, readonly string[]>): string {
+export interface IslNaming {
+  readonly products: Map<string, readonly string[]>;
+  readonly definitions: ReadonlyMap<string, string>;
+}
+
+export function islAffine(p: Poly, naming: IslNaming): string {
   const renamed = polyFromTerms([...p.values()].map((t) => {
     if (t.symbols.length <= 1) return t;
     const name = t.symbols.join('_x_');
-    products.set(name, t.symbols);
+    naming.products.set(name, t.symbols);
     return { coefficient: t.coefficient, symbols: [name] };
   }));
-  return polyToString(renamed);
+  const text = polyToString(renamed);
+  if (naming.definitions.size === 0) return text;
+  return text.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (name) => {
+    const d = naming.definitions.get(name);
+    return d === undefined ? name : `(${d})`;
+  });
 }
 
 /** `0 <= f_i and f_i <= d_i - 1` for every inner dimension, as isl constraint text. */
-export function boundsConstraints(subscripts: readonly Poly[], sizes: readonly DimensionSize[], products: Map<string, readonly string[]>): string[] {
+export function boundsConstraints(subscripts: readonly Poly[], sizes: readonly DimensionSize[], naming: IslNaming): string[] {
   const out: string[] = [];
   sizes.forEach((d, i) => {
     const f = subscripts[i + 1]!;
-    out.push(`${islAffine(f, products)} >= 0`);
-    out.push(`${islAffine(sub(sub(sizeToPoly(d), f), constant(1)), products)} >= 0`);
+    out.push(`${islAffine(f, naming)} >= 0`);
+    out.push(`${islAffine(sub(sub(sizeToPoly(d), f), constant(1)), naming)} >= 0`);
   });
   return out;
 }
@@ -103,7 +115,20 @@ export function simplifyCondition(context: IslSet, good: IslSet, executes: IslSe
   if (running.isEmpty()) return { condition: good.gist(context), status: 'true' };
   if (running.isSubset(good)) return { condition: running.gist(running), status: 'true' };
   if (good.intersect(running).isEmpty()) return { condition: good.intersect(running), status: 'false' };
-  return { condition: good.gist(running).coalesce(), status: 'conditional' };
+  return { condition: plainer(good.gist(running).coalesce(), good, running), status: 'conditional' };
+}
+
+/**
+ * The polyhedral hull of `condition` when it means the same wherever something
+ * runs: unrolled loops split conditions by the parity of a bound
+ * (`s2 = 2*floor(s2/2)`), and the hull joins the pieces back into one
+ * constraint (`o2 + s2 <= n2`).
+ */
+function plainer(condition: IslSet, exact: IslSet, running: IslSet): IslSet {
+  if (condition.nBasicSet() <= 1 && !condition.involvesLocals()) return condition;
+  // [params] -> { : ... }
+  const hull = IslSetClass.fromBasicSet(condition.polyhedralHull()).gist(running).coalesce();
+  return hull.intersect(running).isEqual(exact.intersect(running)) ? hull : condition;
 }
 
 /**
