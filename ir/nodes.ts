@@ -51,6 +51,7 @@ export function createInstruction(
   operands: readonly Value[],
   fields: InstructionFields = {},
 ): Instruction {
+  // Every instruction gets all fields, in one order, so V8 keeps a single object shape.
   const inst: Instruction = {
     kind: 'instruction',
     opcode,
@@ -59,12 +60,26 @@ export function createInstruction(
     parent: undefined,
     flags: 0,
     fastMath: 0,
+    predicate: undefined,
+    align: undefined,
+    sourceElementType: undefined,
+    allocatedType: undefined,
+    addrSpace: undefined,
+    incomingBlocks: undefined,
+    indices: undefined,
+    call: undefined,
+    indirectCount: undefined,
+    rmwOperation: undefined,
+    atomic: undefined,
+    clauses: undefined,
+    unwindToCaller: undefined,
+    padArgCount: undefined,
     metadata: [],
-    ...fields,
     operands: [],
     operandUses: [],
     uses: [],
   };
+  Object.assign(inst, fields);
   return withOperands(inst, operands);
 }
 

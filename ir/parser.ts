@@ -207,7 +207,7 @@ class Parser {
     const c = t.charCodeAt(p);
     if (c === 34) p = t.indexOf('"', p + 1) + 1;
     else {
-      while (p < t.length && /[-a-zA-Z$._0-9\\]/.test(t[p]!)) p++;
+      while (p < t.length && isMetadataNameChar(t.charCodeAt(p))) p++;
       if (t[p] === '(' || t[p] === '{') p = this.balanced(p);
     }
     this.lex.reset(p);
@@ -1437,6 +1437,14 @@ class Parser {
   }
 }
 
+
+/** [-a-zA-Z$._0-9\\] */
+function isMetadataNameChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
+    c === 45 || c === 36 || c === 46 || c === 95 || c === 92
+  );
+}
 
 function isNumeric(s: string): boolean {
   if (s.length === 0) return false;

@@ -1,0 +1,248 @@
+// The builder: creates instructions at an insertion point, like LLVM's IRBuilder.
+// Every method returns the new (inserted) instruction; names are optional and may repeat
+// (the printer makes them unique).
+import { firstInsertionIndex } from './cfg';
+import { addIncoming, insertInstruction } from './edit';
+import { constInt, createInstruction, type InstructionFields } from './nodes';
+import { gepResultType } from './parser';
+import { i1, i32, i64, literalStruct, pointerTo, vectorOf, voidType } from './type';
+import {
+  InstFlag,
+  type BasicBlock,
+  type FcmpPredicate,
+  type FunctionType,
+  type IcmpPredicate,
+  type Instruction,
+  type IntegerType,
+  type IrFunction,
+  type MetadataAttachment,
+  type Opcode,
+  type Type,
+  type Value,
+} from './types';
+
+export type BinaryOpcode =
+  | 'add' | 'fadd' | 'sub' | 'fsub' | 'mul' | 'fmul' | 'udiv' | 'sdiv' | 'fdiv' | 'urem' | 'srem' | 'frem'
+  | 'shl' | 'lshr' | 'ashr' | 'and' | 'or' | 'xor';
+export type CastOpcode =
+  | 'trunc' | 'zext' | 'sext' | 'fptrunc' | 'fpext' | 'fptoui' | 'fptosi' | 'uitofp' | 'sitofp'
+  | 'ptrtoint' | 'inttoptr' | 'bitcast' | 'addrspacecast';
+
+export interface BinaryOptions {
+  name?: string;
+  /** InstFlag bits: NoUnsignedWrap, NoSignedWrap, Exact. */
+  flags?: number;
+  /** FastMathFlag bits. */
+  fastMath?: number;
+}
+
+export class IrBuilder {
+  private block: BasicBlock | undefined;
+  /** Insertion index in `block`; undefined means "at the end". */
+  private index: number | undefined;
+  /** Attachments (e.g. a `!dbg` location) put on every instruction built. */
+  metadata: MetadataAttachment[] = [];
+
+  constructor(block?: BasicBlock) {
+    if (block) this.positionAtEnd(block);
+  }
+
+  get insertBlock(): BasicBlock | undefined {
+    return this.block;
+  }
+
+  positionAtEnd(block: BasicBlock): this {
+    this.block = block;
+    this.index = undefined;
+    return this;
+  }
+
+  /** Before `inst` (later instructions built go before it too, in order). */
+  positionBefore(inst: Instruction): this {
+    const b = inst.parent;
+    if (!b) throw new Error('positionBefore: instruction is not in a block');
+    this.block = b;
+    this.index = b.instructions.indexOf(inst);
+    return this;
+  }
+
+  /** After the phis (and EH pads) of `block`. */
+  positionAtStart(block: BasicBlock): this {
+    this.block = block;
+    this.index = firstInsertionIndex(block);
+    return this;
+  }
+
+  /** Inserts an instruction built elsewhere at the insertion point. */
+  insert(inst: Instruction, name?: string): Instruction {
+    const b = this.block;
+    if (!b) throw new Error('IrBuilder: no insertion point');
+    if (name !== undefined) inst.name = name;
+    if (this.metadata.length) inst.metadata.push(...this.metadata.map((m) => ({ ...m })));
+    if (this.index === undefined) insertInstruction(b, inst);
+    else insertInstruction(b, inst, this.index++);
+    return inst;
+  }
+
+  private make(opcode: Opcode, type: Type, ops: readonly Value[], fields: InstructionFields, name?: string): Instruction {
+    return this.insert(createInstruction(opcode, type, ops, fields), name);
+  }
+
+  /* ---------------------------------------------------------- arithmetic */
+
+  binary(op: BinaryOpcode, a: Value, b: Value, o: BinaryOptions = {}): Instruction {
+    return this.make(op, a.type, [a, b], { flags: o.flags ?? 0, fastMath: o.fastMath ?? 0 }, o.name);
+  }
+  add(a: Value, b: Value, name?: string, flags = 0): Instruction {
+    return this.binary('add', a, b, { name, flags });
+  }
+  sub(a: Value, b: Value, name?: string, flags = 0): Instruction {
+    return this.binary('sub', a, b, { name, flags });
+  }
+  mul(a: Value, b: Value, name?: string, flags = 0): Instruction {
+    return this.binary('mul', a, b, { name, flags });
+  }
+  /** add nsw */
+  addNSW(a: Value, b: Value, name?: string): Instruction {
+    return this.add(a, b, name, InstFlag.NoSignedWrap);
+  }
+  and(a: Value, b: Value, name?: string): Instruction {
+    return this.binary('and', a, b, { name });
+  }
+  or(a: Value, b: Value, name?: string): Instruction {
+    return this.binary('or', a, b, { name });
+  }
+  fneg(v: Value, name?: string, fastMath = 0): Instruction {
+    return this.make('fneg', v.type, [v], { fastMath }, name);
+  }
+
+  icmp(predicate: IcmpPredicate, a: Value, b: Value, name?: string): Instruction {
+    const t = a.type.kind === 'vector' ? vectorOf(i1, a.type.length, a.type.scalable) : i1;
+    return this.make('icmp', t, [a, b], { predicate }, name);
+  }
+  fcmp(predicate: FcmpPredicate, a: Value, b: Value, name?: string, fastMath = 0): Instruction {
+    const t = a.type.kind === 'vector' ? vectorOf(i1, a.type.length, a.type.scalable) : i1;
+    return this.make('fcmp', t, [a, b], { predicate, fastMath }, name);
+  }
+  select(cond: Value, a: Value, b: Value, name?: string): Instruction {
+    return this.make('select', a.type, [cond, a, b], {}, name);
+  }
+  cast(op: CastOpcode, v: Value, to: Type, name?: string): Instruction {
+    return this.make(op, to, [v], {}, name);
+  }
+  zext(v: Value, to: Type, name?: string): Instruction {
+    return this.cast('zext', v, to, name);
+  }
+  sext(v: Value, to: Type, name?: string): Instruction {
+    return this.cast('sext', v, to, name);
+  }
+  trunc(v: Value, to: Type, name?: string): Instruction {
+    return this.cast('trunc', v, to, name);
+  }
+  bitcast(v: Value, to: Type, name?: string): Instruction {
+    return this.cast('bitcast', v, to, name);
+  }
+  /** sext/trunc (or nothing) to make an integer `v` of type `to`. */
+  intCast(v: Value, to: IntegerType, signed: boolean, name?: string): Value {
+    const from = v.type;
+    if (from.kind !== 'int') throw new TypeError('intCast: not an integer');
+    if (from.bits === to.bits) return v;
+    if (from.bits > to.bits) return this.trunc(v, to, name);
+    return this.cast(signed ? 'sext' : 'zext', v, to, name);
+  }
+  freeze(v: Value, name?: string): Instruction {
+    return this.make('freeze', v.type, [v], {}, name);
+  }
+
+  /* ---------------------------------------------------------- memory */
+
+  alloca(type: Type, name?: string, align?: number): Instruction {
+    return this.make('alloca', pointerTo(type), [], { allocatedType: type, align }, name);
+  }
+  load(type: Type, ptr: Value, name?: string, align?: number): Instruction {
+    return this.make('load', type, [ptr], { align }, name);
+  }
+  store(value: Value, ptr: Value, align?: number): Instruction {
+    return this.make('store', voidType, [value, ptr], { align });
+  }
+  /** `getelementptr [inbounds] sourceElementType, ptr, indices...` with the result type computed. */
+  gep(sourceElementType: Type, ptr: Value, indices: readonly Value[], name?: string, inBounds = true): Instruction {
+    const ops = [ptr, ...indices];
+    return this.make('getelementptr', gepResultType(sourceElementType, ops), ops, {
+      sourceElementType,
+      flags: inBounds ? InstFlag.InBounds : 0,
+    }, name);
+  }
+  extractValue(agg: Value, indices: readonly number[], type: Type, name?: string): Instruction {
+    return this.make('extractvalue', type, [agg], { indices: indices.slice() }, name);
+  }
+  insertValue(agg: Value, v: Value, indices: readonly number[], name?: string): Instruction {
+    return this.make('insertvalue', agg.type, [agg, v], { indices: indices.slice() }, name);
+  }
+  extractElement(vec: Value, index: Value, name?: string): Instruction {
+    const t = vec.type.kind === 'vector' ? vec.type.element : voidType;
+    return this.make('extractelement', t, [vec, index], {}, name);
+  }
+  insertElement(vec: Value, v: Value, index: Value, name?: string): Instruction {
+    return this.make('insertelement', vec.type, [vec, v, index], {}, name);
+  }
+  shuffleVector(a: Value, b: Value, mask: Value, name?: string): Instruction {
+    const el = a.type.kind === 'vector' ? a.type.element : voidType;
+    const n = mask.type.kind === 'vector' ? mask.type.length : 0;
+    return this.make('shufflevector', vectorOf(el, n), [a, b, mask], {}, name);
+  }
+  cmpxchg(ptr: Value, cmp: Value, nv: Value, ordering = 'seq_cst', failure = 'seq_cst', name?: string): Instruction {
+    return this.make('cmpxchg', literalStruct([cmp.type, i1]), [ptr, cmp, nv], {
+      atomic: { ordering, failureOrdering: failure },
+    }, name);
+  }
+
+  /* ---------------------------------------------------------- control flow */
+
+  /** An empty phi; add entries with `addIncoming` (or pass them here). */
+  phi(type: Type, name?: string, incoming: readonly [Value, BasicBlock][] = []): Instruction {
+    const p = this.make('phi', type, [], { incomingBlocks: [] }, name);
+    for (const [v, b] of incoming) addIncoming(p, v, b);
+    return p;
+  }
+  br(dest: BasicBlock): Instruction {
+    return this.make('br', voidType, [dest], {});
+  }
+  condBr(cond: Value, ifTrue: BasicBlock, ifFalse: BasicBlock): Instruction {
+    return this.make('br', voidType, [cond, ifTrue, ifFalse], {});
+  }
+  switch(v: Value, defaultDest: BasicBlock, cases: readonly [Value, BasicBlock][] = []): Instruction {
+    const ops: Value[] = [v, defaultDest];
+    for (const [c, b] of cases) ops.push(c, b);
+    return this.make('switch', voidType, ops, {});
+  }
+  ret(v?: Value): Instruction {
+    return this.make('ret', voidType, v ? [v] : [], {});
+  }
+  unreachable(): Instruction {
+    return this.make('unreachable', voidType, [], {});
+  }
+
+  /**
+   * `call` of a function (or of a pointer with an explicit `type`). Argument and return
+   * attributes are verbatim strings (default none).
+   */
+  call(callee: IrFunction | Value, args: readonly Value[], name?: string, type?: FunctionType, fnAttrs = ''): Instruction {
+    const ft = type ?? (callee.kind === 'function' ? callee.functionType : undefined);
+    if (!ft) throw new TypeError('call: the function type of an indirect call must be given');
+    const inst = createInstruction('call', ft.returnType, [callee, ...args], {
+      call: { functionType: ft, returnAttrs: '', argAttrs: args.map(() => ''), fnAttrs },
+    });
+    return this.insert(inst, ft.returnType.kind === 'void' ? undefined : name);
+  }
+}
+
+/* ---------------------------------------------------------- small constant helpers */
+
+export function i32Const(v: number | bigint): Value {
+  return constInt(i32, v);
+}
+export function i64Const(v: number | bigint): Value {
+  return constInt(i64, v);
+}
+
