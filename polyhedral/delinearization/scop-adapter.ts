@@ -33,6 +33,8 @@ export interface ArrayReport {
   readonly accesses: readonly string[];
   /** C text; undefined when statically true or not delinearized. */
   readonly condition: string | undefined;
+  /** The same in isl's notation (`[n1, s1, o1] -> { : ... }`), for tools that compare sets. */
+  readonly conditionIsl: string | undefined;
   /** Why the array stays linear (`no-shape`, `piecewise`, …) with the detail. */
   readonly failure: string | undefined;
   readonly tried: readonly string[];
@@ -43,6 +45,8 @@ export interface ScopDelinearization {
   readonly arrays: readonly ArrayReport[];
   /** The SCoP's one condition over its parameters (C), undefined when statically true. */
   readonly condition: string | undefined;
+  /** The same in isl's notation, undefined when statically true. */
+  readonly conditionIsl: string | undefined;
   readonly status: ConditionStatus;
 }
 
@@ -112,18 +116,18 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
         });
         const base = { name: array.name.replace(/^[%@]/, ''), elementBytes: array.elementBytes };
         if (broken !== undefined) {
-          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
+          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
           continue;
         }
         const result = delinearizeArray(ctx, context, accesses, { ...options, cName });
         const tried = result.tried.map((t) => `${t.shape} (§${t.method}): ${t.outcome}`);
         if (!result.ok) {
-          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, failure: `${result.reason}: ${result.detail}`, tried });
+          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `${result.reason}: ${result.detail}`, tried });
           continue;
         }
         const piecewise = result.accesses.find((a) => a.pieces.length > 1);
         if (piecewise) {
-          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, failure: `piecewise: an access stays piecewise over its domain (${piecewise.pieces.length} pieces of §3.3)`, tried });
+          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `piecewise: an access stays piecewise over its domain (${piecewise.pieces.length} pieces of §3.3)`, tried });
           continue;
         }
         done.push(result);
@@ -138,12 +142,14 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
             return `${a.tag.kind} ${base.name}${a.pieces[0]!.subscripts.map((f) => `[${polyC(f, name)}]`).join('')}`;
           }),
           condition: result.conditionC,
+          conditionIsl: result.status === 'true' ? undefined : result.condition.toStr(),
           failure: undefined,
           tried,
         });
       }
       const merged = mergeConditions(context, done, cName);
-      return { shapes, arrays: reports, condition: merged.c, status: merged.status };
+      const conditionIsl = merged.status === 'true' ? undefined : merged.condition.toStr();
+      return { shapes, arrays: reports, condition: merged.c, conditionIsl, status: merged.status };
     });
   } finally {
     ctx.dispose();
