@@ -7,10 +7,11 @@
 #
 # 1. isl 0.25 source: `apt-get source isl` into $CACHE/src (never into the repo)
 # 2. libisl.a, generated TS layer, wasm link: CMakeLists.txt at the top level;
-#    libisl.a lives in $CACHE keyed by its configure flags, and the linked
-#    module + generated layer are cached under a hash of everything they are
-#    made from (CMakeLists.txt, native/, tools/, the hand-written src/*.ts)
+#    libisl.a lives in $CACHE keyed by its configure flags
 # 3. the package's TypeScript (isl-wasm/tsconfig.json → isl-wasm/dist)
+# The results of 2 and 3 (dist/ and the generated layer) are cached under a
+# hash of everything they are made from (CMakeLists.txt, tsconfig.json,
+# native/, tools/, the hand-written src/*.ts).
 set -euo pipefail
 
 PKG="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,35 +30,32 @@ else
   [[ -f "$ISL_SRC/configure" ]] || { say "apt-get source isl did not give isl-0.25 in $CACHE/src"; exit 1; }
 fi
 
-# ---------------------------------------------------------------- 2. wasm + generated layer
-KEY="$(cd "$ROOT" && cat CMakeLists.txt isl-wasm/native/* isl-wasm/tools/* isl-wasm/src/*.ts | sha256sum | cut -c1-16)"
-LINKED="$CACHE/isl-wasm-link/$KEY"
-OUT_WASM="$PKG/dist/wasm"
-OUT_GEN="$PKG/src/generated"
-if [[ -f "$LINKED/isl.wasm" && -f "$LINKED/isl.js" && -f "$LINKED/isl.ts" ]]; then
-  mkdir -p "$OUT_WASM" "$OUT_GEN"
-  for f in isl.js isl.wasm; do cmp -s "$LINKED/$f" "$OUT_WASM/$f" || cp "$LINKED/$f" "$OUT_WASM/$f"; done
-  cmp -s "$LINKED/isl.ts" "$OUT_GEN/isl.ts" || cp "$LINKED/isl.ts" "$OUT_GEN/isl.ts"
-  say "skipped: libisl build, header generation and wasm link (cached as $KEY)"
+# ---------------------------------------------------------------- 2. + 3. build, or reuse a cached build
+# Everything the package's dist/ and generated layer are made from goes into the key.
+KEY="$(cd "$ROOT" && cat CMakeLists.txt isl-wasm/tsconfig.json isl-wasm/native/* isl-wasm/tools/* isl-wasm/src/*.ts | sha256sum | cut -c1-16)"
+CACHED="$CACHE/isl-wasm-build/$KEY"
+TSC="$ROOT/node_modules/.bin/tsc"
+if [[ -f "$CACHED/complete" ]]; then
+  mkdir -p "$PKG/src/generated" "$PKG/dist"
+  cmp -s "$CACHED/isl.ts" "$PKG/src/generated/isl.ts" || cp "$CACHED/isl.ts" "$PKG/src/generated/isl.ts"
+  if ! diff -rq "$CACHED/dist" "$PKG/dist" >/dev/null 2>&1; then
+    rm -rf "$PKG/dist" && cp -r "$CACHED/dist" "$PKG/dist"
+    say "restored isl-wasm/dist from the cache"
+  fi
+  say "skipped: libisl build, header generation, wasm link and tsc (cached as $KEY)"
 else
+  [[ -x "$TSC" ]] || { say "no $TSC: run npm install at the repository root first"; exit 1; }
   BUILD="$CACHE/cmake/$(printf '%s' "$ROOT" | sha256sum | cut -c1-16)"
-  say "building with cmake in $BUILD (a fresh libisl build takes about a minute on 2 cores)"
+  say "building with cmake in $BUILD (a fresh libisl build takes 1-4 minutes on 2 cores)"
   cmake -S "$ROOT" -B "$BUILD" -DISL_SOURCE_DIR="$ISL_SRC" -DTSOPT_CACHE="$CACHE" >/dev/null
   cmake --build "$BUILD" -j2
-  mkdir -p "$LINKED"
-  cp "$OUT_WASM/isl.js" "$OUT_WASM/isl.wasm" "$OUT_GEN/isl.ts" "$LINKED/"
-  say "built and cached as $KEY"
-fi
-
-# ---------------------------------------------------------------- 3. TypeScript
-TSC="$ROOT/node_modules/.bin/tsc"
-[[ -x "$TSC" ]] || { say "no $TSC: run npm install at the repository root first"; exit 1; }
-if [[ -f "$PKG/dist/index.js" ]] && [[ -z "$(find "$PKG/src" "$PKG/tsconfig.json" -newer "$PKG/dist/index.js" -print -quit)" ]]; then
-  say "skipped: tsc (isl-wasm/dist is up to date)"
-else
   "$TSC" -p "$PKG/tsconfig.json"
-  touch "$PKG/dist/index.js"
   say "compiled the TypeScript API into isl-wasm/dist"
+  rm -rf "$CACHED" && mkdir -p "$CACHED"
+  cp -r "$PKG/dist" "$CACHED/dist"
+  cp "$PKG/src/generated/isl.ts" "$CACHED/isl.ts"
+  touch "$CACHED/complete"
+  say "built and cached as $KEY"
 fi
 
 # npm workspaces link node_modules/isl-wasm → ../isl-wasm; make sure it is there.
