@@ -6,6 +6,7 @@
 import type { Module } from '../ir';
 import { scopDetectionAnalysis } from './analysis/scop-detection';
 import { delinearizeScop, type ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
+import { TsoptError } from '../cli/errors';
 import type { ModulePass, PassContext, PassOption } from './pass';
 
 /** `--delinearize-max-shift=K`: §3.3 pieces M_t for t in [-K, K] (default 1). */
@@ -14,17 +15,17 @@ export const maxShiftOption: PassOption = {
   description: 'how far (in rows) §3.3 looks for a subscript that contains a size parameter (default 1, 0 = not at all)',
 };
 
-/** `--delinearize-max-operations=N`: isl operations per base pointer (default 200000, 0 = no limit). */
+/** `--delinearize-max-operations=N`: isl operations per candidate shape of one base pointer (default 2000000, as the model allows per SCoP; 0 = no limit). */
 export const maxOperationsOption: PassOption = {
   name: 'delinearize-max-operations',
-  description: 'isl operations allowed per base pointer while checking validity; past it the array stays linear (default 200000, 0 = no limit)',
+  description: 'isl operations allowed per candidate shape of one base pointer while checking validity; past it the array stays linear (default 2000000, 0 = no limit)',
 };
 
 function nonNegativeOption(ctx: PassContext, option: PassOption, fallback: number): number {
   const raw = ctx.options.get(option.name);
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${option.name} wants a non-negative integer, not '${raw}'`);
+  if (!Number.isInteger(n) || n < 0) throw new TsoptError(`--${option.name} wants a non-negative integer, not '${raw}'`);
   return n;
 }
 
@@ -52,7 +53,7 @@ export const printDelinearizationPass: ModulePass = {
   options: [maxShiftOption, maxOperationsOption],
   run(module: Module, ctx: PassContext) {
     const maxShift = nonNegativeOption(ctx, maxShiftOption, 1);
-    const maxOperations = nonNegativeOption(ctx, maxOperationsOption, 200_000);
+    const maxOperations = nonNegativeOption(ctx, maxOperationsOption, 2_000_000);
     for (const fn of module.functions) {
       if (fn.isDeclaration) continue;
       const detection = ctx.am.get(scopDetectionAnalysis, fn);
