@@ -1,10 +1,11 @@
 // The one table of passes. `--passes=`, `--help` and the option check all read it;
 // a new pass is added here and nowhere else.
 import { analysisPasses } from './analysis';
+import { delinearizationPasses } from './delinearize';
 import type { ModulePass } from './pass';
 import { verifyPass } from './verify';
 
-const table: readonly ModulePass[] = [verifyPass, ...analysisPasses];
+const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses];
 
 function byName(passes: readonly ModulePass[]): ReadonlyMap<string, ModulePass> {
   const map = new Map<string, ModulePass>();
