@@ -48,6 +48,12 @@ export interface DelinearizeOptions {
   readonly maxOperations?: number;
   /** The C text of an isl parameter (source names); identity by default. */
   readonly cName?: (islName: string) => string;
+  /**
+   * Parameters that stand for expressions of the others (defined in the context,
+   * e.g. `p = floor(n/2)` for an unrolled loop's remainder): conditions are
+   * rewritten without them where that means the same.
+   */
+  readonly eliminable?: readonly string[];
 }
 
 export interface DelinearizedAccess<Tag> {
@@ -129,7 +135,7 @@ export function delinearizeArray<Tag>(ctx: Ctx, context: IslSet, accesses: reado
   }
   let fallback: ArrayDelinearization<Tag> | undefined;
   for (let k = 0; k < candidates.length; k++) {
-    const attempt = (): ArrayDelinearization<Tag> | 'not-affine' | 'contradiction' => tryShape(ctx, context, accesses, candidates[k]!, counters, maxShift, cName);
+    const attempt = (): ArrayDelinearization<Tag> | 'not-affine' | 'contradiction' => tryShape(ctx, context, accesses, candidates[k]!, counters, maxShift, cName, options.eliminable ?? []);
     let outcome: ReturnType<typeof attempt>;
     try {
       outcome = options.maxOperations ? ctx.withMaxOperations(options.maxOperations, attempt) : attempt();
@@ -158,7 +164,7 @@ export function delinearizeArray<Tag>(ctx: Ctx, context: IslSet, accesses: reado
 
 function tryShape<Tag>(
   ctx: Ctx, context: IslSet, accesses: readonly DelinearizationAccess<Tag>[], shape: ShapeCandidate, counters: ReadonlySet<string>,
-  maxShift: number, cName: (n: string) => string,
+  maxShift: number, cName: (n: string) => string, eliminable: readonly string[],
 ): ArrayDelinearization<Tag> | 'not-affine' | 'contradiction' {
   const divided = accesses.map((a) => divideOffset(a.offset, shape.sizes, counters));
   if (divided.some((d) => d === undefined)) return 'not-affine';
@@ -195,7 +201,7 @@ function tryShape<Tag>(
       },
     });
   }
-  const simplified = simplifyCondition(context, good!, executes!);
+  const simplified = simplifyCondition(context, good!, executes!, eliminable);
   if (simplified.status === 'false') return 'contradiction';
   const cOf = withProducts(cName);
   return {
@@ -232,7 +238,9 @@ export function polyToC(p: Poly, cName: (n: string) => string): string {
  * the exact conditions, simplified against where any of the accesses runs.
  * Undefined C text when it holds statically (it vanishes from the run-time check).
  */
-export function mergeConditions(context: IslSet, arrays: readonly ArrayDelinearization<unknown>[], cName: (n: string) => string = (n) => n): { condition: IslSet; status: ConditionStatus; c: string | undefined } {
+export function mergeConditions(
+  context: IslSet, arrays: readonly ArrayDelinearization<unknown>[], cName: (n: string) => string = (n) => n, eliminable: readonly string[] = [],
+): { condition: IslSet; status: ConditionStatus; c: string | undefined } {
   if (arrays.length === 0) return { condition: context.gist(context), status: 'true', c: undefined };
   let good = arrays[0]!.exact.good;
   let executes = arrays[0]!.exact.executes;
@@ -240,7 +248,7 @@ export function mergeConditions(context: IslSet, arrays: readonly ArrayDelineari
     good = good.intersect(a.exact.good);
     executes = executes.union(a.exact.executes);
   }
-  const s = simplifyCondition(context, good, executes);
+  const s = simplifyCondition(context, good, executes, eliminable);
   const c = s.status === 'true' ? undefined : (conditionToC(s.condition, withProducts(cName)) ?? s.condition.toStr());
   return { condition: s.condition, status: s.status, c };
 }

@@ -97,6 +97,7 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
       for (const n of facts.nonNegative) contextParts.push(`${n} >= 0`);
       for (const [n, text] of facts.definitions) contextParts.push(`${n} = ${text}`);
       // [params] -> { : each parameter within its type }
+      const eliminable = [...facts.definitions.keys()];
       const context = ctx.set(`[${names.join(', ')}] -> { : ${contextParts.join(' and ') || '1 = 1'} }`);
       // [params] -> { S_k[i0, ...] : loop bounds and branch conditions }
       const domains = statements.map((s) => ctx.set(setText(names, s.tuple, s.statement.loops.map((_, d) => `i${d}`), s.constraints)));
@@ -119,7 +120,7 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
           reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
           continue;
         }
-        const result = delinearizeArray(ctx, context, accesses, { ...options, cName });
+        const result = delinearizeArray(ctx, context, accesses, { ...options, cName, eliminable });
         const tried = result.tried.map((t) => `${t.shape} (§${t.method}): ${t.outcome}`);
         if (!result.ok) {
           reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `${result.reason}: ${result.detail}`, tried });
@@ -147,7 +148,7 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
           tried,
         });
       }
-      const merged = mergeConditions(context, done, cName);
+      const merged = mergeConditions(context, done, cName, eliminable);
       const conditionIsl = merged.status === 'true' ? undefined : merged.condition.toStr();
       return { shapes, arrays: reports, condition: merged.c, conditionIsl, status: merged.status };
     });

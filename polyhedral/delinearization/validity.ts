@@ -109,13 +109,36 @@ export type ConditionStatus = 'true' | 'conditional' | 'false';
  * against where something executes: constraints that only hold when no access
  * executes are dropped. `executes` is the union of the accesses' execution sets.
  */
-export function simplifyCondition(context: IslSet, good: IslSet, executes: IslSet): { condition: IslSet; status: ConditionStatus } {
+export function simplifyCondition(context: IslSet, good: IslSet, executes: IslSet, eliminable: readonly string[] = []): { condition: IslSet; status: ConditionStatus } {
   // [params] -> { : context and some access runs }
   const running = executes.intersect(context).coalesce();
   if (running.isEmpty()) return { condition: good.gist(context), status: 'true' };
   if (running.isSubset(good)) return { condition: running.gist(running), status: 'true' };
   if (good.intersect(running).isEmpty()) return { condition: good.intersect(running), status: 'false' };
-  return { condition: plainer(good.gist(running).coalesce(), good, running), status: 'conditional' };
+  const condition = withoutParams(good.gist(running).coalesce(), eliminable, context, good, running);
+  return { condition: plainer(condition, good, running), status: 'conditional' };
+}
+
+/** `set` with the parameters `names` projected out (existentially). */
+function projectParams(set: IslSet, names: readonly string[]): IslSet {
+  let out = set;
+  for (const name of names) {
+    const at = spaceOf(out).params.indexOf(name);
+    if (at >= 0) out = out.projectOut(DimType.param, at, 1);
+  }
+  return out;
+}
+
+/**
+ * `condition` without the parameters `names` (ones that stand for expressions
+ * of the others, defined in the context: `p = floor(n/2)`) when it means the
+ * same wherever something runs: `n >= p + 1` becomes `n >= 1`.
+ */
+function withoutParams(condition: IslSet, names: readonly string[], context: IslSet, exact: IslSet, running: IslSet): IslSet {
+  const present = names.filter((n) => spaceOf(condition).params.includes(n));
+  if (present.length === 0) return condition;
+  const candidate = projectParams(condition.intersect(context), names).gist(projectParams(running, names)).coalesce();
+  return candidate.intersect(running).isEqual(exact.intersect(running)) ? candidate : condition;
 }
 
 /**
