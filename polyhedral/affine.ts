@@ -88,10 +88,10 @@ export class ParameterTable {
     if (known) return known;
     const wanted = expression.kind === ScevKind.Unknown ? this.nameOf(expression) : this.opaqueName(expression);
     const name = this.names.take(islIdentifier(wanted));
-    const c = expression.kind === ScevKind.Unknown ? name : this.opaqueC(expression);
-    const p: Parameter = { name, expression, bits: expression.bits, c };
+    const p: Parameter = { name, expression, bits: expression.bits, c: name };
     this.byExpression.set(expression, p);
     this.list.push(p);
+    if (expression.kind !== ScevKind.Unknown) (p as { c: string }).c = this.opaqueC(expression, name);
     return p;
   }
 
@@ -120,15 +120,22 @@ export class ParameterTable {
     return 'p_' + (parts.length > 0 ? parts.join('_') : String(e.id));
   }
 
-  private opaqueC(e: Scev): string {
-    // Only products and quotients of parameters become opaque parameters; write them out in C.
+  /** C for an invariant expression kept whole; `name` when C cannot say it (a recurrence of an outer loop). */
+  private opaqueC(e: Scev, name: string): string {
     switch (e.kind) {
       case ScevKind.Mul:
         return e.operands.map((o) => this.cOf(o)).join(' * ');
       case ScevKind.UDiv:
         return `(${this.cOf(e.lhs)}) / (${this.cOf(e.rhs)})`;
+      case ScevKind.SMax:
+      case ScevKind.UMax:
+      case ScevKind.SMin:
+      case ScevKind.UMin: {
+        const op = e.kind === ScevKind.SMax || e.kind === ScevKind.UMax ? '>' : '<';
+        return e.operands.map((o) => this.cOf(o)).reduce((a, b) => `(${a} ${op} ${b} ? ${a} : ${b})`);
+      }
       default:
-        return this.cOf(e);
+        return name;
     }
   }
 
@@ -220,7 +227,9 @@ export class ScevTranslator {
       }
       if (parameters.length === 1) factors.push(this.visit(parameters[0]!));
       else if (parameters.length > 1) factors.push(this.params.getProduct(parameters).name);
-      return factors.length === 0 ? `${t.coefficient}` : `${t.coefficient} * ${factors.join(' * ')}`;
+      if (factors.length === 0) return `${t.coefficient}`;
+      const product = factors.join(' * ');
+      return t.coefficient === 1n ? product : t.coefficient === -1n ? `-${product}` : `${t.coefficient} * ${product}`;
     });
     return { text: terms.length === 0 ? '0' : `(${terms.join(' + ')})`, checks: this.checks };
   }

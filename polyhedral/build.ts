@@ -14,7 +14,7 @@ import { computeDependences } from './dependences';
 import type { ArrayKind, Assumption, AssumptionKind, ScopAccess, ScopArray, ScopModel, ScopStatementModel } from './model';
 import { debugValueNames, islIdentifier, sourceName, UniqueNames } from './names';
 import { originalSchedule, scheduleTreeText } from './schedule';
-import { debugLocationString } from '../ir';
+import { debugLocation } from '../ir';
 
 /** What delinearization (issue 5) recovered for one base pointer. */
 export interface ArrayShape {
@@ -38,7 +38,13 @@ export interface ModelOptions {
   readonly delinearize?: Delinearizer;
 }
 
-export const defaultMaxOperations = 2_000_000;
+/**
+ * isl operations per SCoP (model, assumptions, dependences). Our largest test kernels
+ * (covariance and 2mm at -O3, up to 20 statements from unrolled loops) need between
+ * 2 and 5 million, a few seconds; a SCoP needing more than 10 million is not worth
+ * the compile time.
+ */
+export const defaultMaxOperations = 10_000_000;
 
 /** A SCoP the model could not be built for, as a rejection for the report. */
 export class ModelError extends Error {
@@ -64,9 +70,15 @@ export function buildScopModel(ctx: Ctx, module: Module, fn: IrFunction, scop: S
 // ---------------------------------------------------------------- phase 1: text
 
 interface CheckText {
-  /** The set the check must hold on: `{ Stmt_S[i0..] : ... }` or a loop's box, without parameters. */
-  readonly where: string;
-  /** `{ Stmt_S[i0..] : <violation> }` without parameters. */
+  /** The tuple the violation is stated on: `Stmt_S[i0, ...]` or `[i0, ...]` for a loop. */
+  readonly tuple: string;
+  /**
+   * The set the check must hold on, without parameters: a statement's domain
+   * `{ Stmt_S[i0..] : ... }`, or a loop whose iterations (the statements' domains
+   * projected onto its counters `[i0..ik]`) it must hold in.
+   */
+  readonly where: string | ScopLoop;
+  /** The violation as an isl constraint over `tuple` and the parameters. */
   readonly violation: string;
   readonly kind: AssumptionKind;
 }
@@ -89,7 +101,7 @@ interface StatementText {
   readonly accesses: AccessText[];
 }
 
-interface ScopText {
+export interface ScopText {
   readonly parameters: readonly Parameter[];
   readonly paramPrefix: string;
   readonly context: string;
@@ -104,7 +116,7 @@ const predicateText: Record<ScopCondition['predicate'], string> = {
   eq: '=', ne: '!=', slt: '<', sle: '<=', sgt: '>', sge: '>=', ult: '<', ule: '<=', ugt: '>', uge: '>=',
 };
 
-function describeScop(module: Module, fn: IrFunction, scop: Scop, options: ModelOptions): ScopText {
+export function describeScop(module: Module, fn: IrFunction, scop: Scop, options: ModelOptions): ScopText {
   const debugNames = debugValueNames(fn, module);
   const blockSet = new Set(scop.blocks);
   const wanted = (v: Value, fallback: string): string => sourceName(v, debugNames) ?? fallback;
@@ -116,13 +128,23 @@ function describeScop(module: Module, fn: IrFunction, scop: Scop, options: Model
     },
   );
   const checks: CheckText[] = [];
+  const checkKeys = new Set<string>();
+  const addViolation: AddViolation = (tuple, where, violation, kind) => {
+    // Unrolled copies of a statement repeat the same checks: isl sees each once.
+    const key = `${kind}|${typeof where === 'string' ? where : `loop ${where.loop.id}`}|${violation}`;
+    if (checkKeys.has(key)) return;
+    checkKeys.add(key);
+    checks.push({ tuple, where, violation, kind });
+  };
   const addChecks: AddChecks = (tuple, where, found, kind) => {
     for (const c of found) {
-      checks.push({ where, violation: `{ ${tuple} : ${c.text} < ${c.min} or ${c.text} > ${c.max} }`, kind: kind ?? c.kind });
+      // 64-bit arithmetic is assumed not to wrap (as in Polly): such checks would only cost isl time.
+      if (c.min <= signedMin(64) && c.max >= signedMax(64)) continue;
+      // A parameter alone is within its type by the context.
+      const param = params.list.find((x) => x.name === c.text);
+      if (param && c.min <= signedMin(param.bits) && c.max >= signedMax(param.bits)) continue;
+      addViolation(tuple, where, `${c.text} < ${c.min} or ${c.text} > ${c.max}`, kind ?? c.kind);
     }
-  };
-  const addViolation: AddViolation = (tuple, where, violation, kind) => {
-    checks.push({ where, violation: `{ ${tuple} : ${violation} }`, kind });
   };
 
   // Loops: the box of counters of each loop and its outer loops, and "bounds within their types".
@@ -131,8 +153,7 @@ function describeScop(module: Module, fn: IrFunction, scop: Scop, options: Model
     const chain = loopChain(loop);
     const tr = translatorFor(params, chain);
     const tuple = `[${counters(chain.length)}]`;
-    const box = boxText(tr, chain);
-    const where = `{ ${tuple} : ${box} }`;
+    const where = loop;
     const lhs = tr.translate(loop.continueCondition.lhs);
     const rhs = tr.translate(loop.continueCondition.rhs);
     const bits = loop.continueCondition.lhs.bits;
@@ -143,6 +164,9 @@ function describeScop(module: Module, fn: IrFunction, scop: Scop, options: Model
     ], 'loop-bound');
     loopLabels.set(loop, loopLabel(module, loop));
   }
+  const seen = new Map<string, number>();
+  for (const label of loopLabels.values()) seen.set(label, (seen.get(label) ?? 0) + 1);
+  for (const [loop, label] of loopLabels) if (seen.get(label)! > 1 && label !== loop.loop.headerName) loopLabels.set(loop, `${label} (${loop.loop.headerName})`);
 
   // Arrays, then statements.
   const arrayNames = new UniqueNames();
@@ -212,8 +236,11 @@ function describeScop(module: Module, fn: IrFunction, scop: Scop, options: Model
     const boxChecks: RangeCheck[] = [...tr.lastChecks];
     const conditions = dnfText(tr, st.domain, boxChecks);
     const domainBody = conditions === undefined ? box : `${box} and (${conditions})`;
-    addChecks(tuple, `{ ${tuple} : ${box} }`, boxChecks);
     const where = `{ ${tuple} : ${domainBody} }`;
+    // Bounds and conditions must evaluate right wherever the statement runs. (Where a
+    // condition is false its operands are not checked: a wrapped operand that turns a
+    // false condition true is not caught. Polly has the same gap.)
+    addChecks(tuple, where, boxChecks);
     const accesses: AccessText[] = [];
     for (const acc of st.accesses) {
       const array = arrays.get(acc.base);
@@ -231,7 +258,7 @@ function describeScop(module: Module, fn: IrFunction, scop: Scop, options: Model
   const rpo = new Map<BasicBlock, number>(scop.blocks.map((b, k) => [b, k]));
   const scheduled = statements.map((s) => ({ name: s.name, block: s.source.block, loops: s.source.loops }));
   const schedules = originalSchedule(scheduled, rpo);
-  const withSchedule = statements.map((s) => ({ ...s, schedule: schedules.get(s.name)! }));
+  const withSchedule = statements.map((s) => ({ ...s, schedule: schedules.statements.get(s.name)! }));
 
   const parameters = params.list;
   const paramPrefix = `[${parameters.map((p) => p.name).join(', ')}] -> `;
@@ -303,8 +330,8 @@ function conditionText(tr: StatementTranslator, c: ScopCondition): string {
   return `${lhs.text} ${predicateText[c.predicate]} ${rhs.text}`;
 }
 
-type AddChecks = (tuple: string, where: string, found: readonly RangeCheck[], kind?: AssumptionKind) => void;
-type AddViolation = (tuple: string, where: string, violation: string, kind: AssumptionKind) => void;
+type AddChecks = (tuple: string, where: string | ScopLoop, found: readonly RangeCheck[], kind?: AssumptionKind) => void;
+type AddViolation = (tuple: string, where: string | ScopLoop, violation: string, kind: AssumptionKind) => void;
 
 function arrayAccess(
   tr: StatementTranslator,
@@ -386,12 +413,16 @@ export function typeBytes(t: Type): number {
   }
 }
 
-/** `file:line` of the loop header's first instruction with debug info, else the header's IR name. */
+/**
+ * `file:line` of the loop's first instruction (header first) with a real source line, else
+ * the header's IR name. Unrolled copies of one source loop share a line: the caller adds
+ * the header to tell them apart.
+ */
 function loopLabel(module: Module, loop: ScopLoop): string {
   for (const b of loop.loop.blocks) {
     for (const inst of b.instructions) {
-      const loc = debugLocationString(inst, module);
-      if (loc !== undefined) return loc;
+      const loc = debugLocation(inst, module);
+      if (loc !== undefined && loc.line > 0) return `${loc.file}:${loc.line}`;
     }
   }
   return loop.loop.headerName;
@@ -405,7 +436,7 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText): ScopMod
   const context = ctx.set(t.context);
   const statements: ScopStatementModel[] = t.statements.map((s) => {
     // [params] -> { Stmt_S[i..] : ... }
-    const domain = ctx.set(p + s.domain).intersectParams(context).coalesce();
+    const domain = ctx.set(p + s.domain).coalesce();
     // [params] -> { Stmt_S[i..] -> [t..] }
     const schedule = ctx.map(p + s.schedule);
     const accesses: ScopAccess[] = s.accesses.map((a) => ({
@@ -439,7 +470,7 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText): ScopMod
     }
   }
 
-  const assumptions = computeAssumptions(ctx, t, context);
+  const assumptions = computeAssumptions(ctx, t, context, statements);
   // [params] -> { : context and every assumption }
   let assumedContext = context;
   for (const a of assumptions) assumedContext = assumedContext.intersect(a.set);
@@ -449,7 +480,6 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText): ScopMod
     loops: scop.loops,
     schedule,
     assumedContext,
-    scheduleDepth: 2 * scop.depth + 1,
   });
 
   const model: ScopModel = {
@@ -501,23 +531,48 @@ const assumptionOrder: AssumptionKind[] = ['no-wrap', 'unsigned', 'loop-bound', 
  * One assumption per kind: the parameters for which no check of that kind is
  * violated anywhere it must hold, gisted against the context.
  */
-function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet): Assumption[] {
+function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet, statements: readonly ScopStatementModel[]): Assumption[] {
   const p = t.paramPrefix;
   const out: Assumption[] = [];
+  // [params] -> { [i0, ..., ik] : iterations of the loop (and its outer loops) that run some statement }
+  const iterations = new Map<ScopLoop, IslSet>();
+  const iterationsOf = (loop: ScopLoop): IslSet => {
+    let found = iterations.get(loop);
+    if (found) return found;
+    const k = loop.depth;
+    for (const s of statements) {
+      if (!s.loops.includes(loop)) continue;
+      // { Stmt_S[i0, ..., in] -> [i0, ..., i(k-1)] }
+      const project = ctx.map(`${p}{ ${s.name}[${counters(s.loops.length)}] -> [${counters(k)}] }`);
+      const d = s.domain.apply(project);
+      found = found === undefined ? d : found.union(d);
+    }
+    found ??= ctx.set(`${p}{ [${counters(k)}] : false }`);
+    iterations.set(loop, found);
+    return found;
+  };
+  // [params] -> { : context and the assumptions so far }
+  let known = context;
   for (const kind of assumptionOrder) {
     const checks = t.checks.filter((c) => c.kind === kind);
     if (checks.length === 0) continue;
     // [params] -> { : some check of this kind fails somewhere }
     let bad = context.complement().intersect(context); // empty set in the parameter space
-    for (const c of checks) {
-      const violated = ctx.set(p + c.where).intersect(ctx.set(p + c.violation)).params();
-      bad = bad.union(violated);
+    // One isl set per place: the disjunction of every violation checked there.
+    const byPlace = new Map<string | ScopLoop, CheckText[]>();
+    for (const c of checks) byPlace.set(c.where, [...(byPlace.get(c.where) ?? []), c]);
+    for (const [place, found] of byPlace) {
+      const where = typeof place === 'string' ? ctx.set(p + place) : iterationsOf(place);
+      const violation = ctx.set(`${p}{ ${found[0]!.tuple} : ${found.map((c) => `(${c.violation})`).join(' or ')} }`);
+      bad = bad.union(where.intersect(violation).params());
     }
     // [params] -> { : no check of this kind fails }
     const holds = context.subtract(bad).coalesce();
-    if (holds.isEqual(context)) continue;
-    const set = holds.gist(context).coalesce();
-    out.push({ kind, set, c: setToC(ctx, set, context) });
+    // Only what the context and the assumptions before say not already.
+    if (known.isSubset(holds)) continue;
+    const set = holds.gist(known).coalesce();
+    out.push({ kind, set, c: setToC(ctx, set, known) });
+    known = known.intersect(holds);
   }
   return out;
 }
@@ -525,7 +580,7 @@ function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet): Assumption[
 /** A parameter set as a C expression (`n >= 1 && m <= 100`), "1" for the universe, "0" for the empty set. */
 export function setToC(ctx: Ctx, set: IslSet, context: IslSet): string {
   if (set.isEmpty()) return '0';
-  if (set.plainIsUniverse()) return '1';
+  if (context.isSubset(set)) return '1';
   return ctx.scope(() => AstBuild.fromContext(context).exprFromSet(set).toCStr());
 }
 

@@ -7,7 +7,7 @@
 // source instances before it (exact for must sources, all candidates for may
 // sources); `get_may_dependence` is the union of both, a map
 // { SourceStmt[..] -> SinkStmt[..] }.
-import { type Ctx, type Set as IslSet, type UnionMap, type UnionSet, UnionAccessInfo } from 'isl-wasm';
+import { type Ctx, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
 import type { ScopLoop } from '../passes/analysis/scop-detection-types';
 import type { DependencePair, Dependences, ScopStatementModel } from './model';
 
@@ -18,8 +18,6 @@ export interface DependenceInput {
   readonly schedule: UnionMap;
   /** [params] -> { : ... } where the model is exact; dependences are restricted to it. */
   readonly assumedContext: IslSet;
-  /** Number of schedule dimensions (2D+1). */
-  readonly scheduleDepth: number;
 }
 
 interface AccessUnion {
@@ -74,45 +72,61 @@ export function computeDependences(ctx: Ctx, input: DependenceInput): Dependence
   };
   const deps = { raw: pairFor('raw'), war: pairFor('war'), waw: pairFor('waw') };
 
+  // A scalar is an SSA value: every instance defines a fresh one, so write-after-read and
+  // write-after-write on its virtual location vanish once each iteration keeps its own
+  // copy (what code generation from the model does anyway). Only a scalar's flow
+  // (a value, or a PHI's incoming value, used in a later iteration) keeps a loop sequential.
   const carried = new Map<ScopLoop, string[]>();
   const parallelLoops: ScopLoop[] = [];
+  // [params] -> { Source[..] -> Sink[..] } of every kind: most loops carry none of it, one test each.
+  let all = empty();
+  for (const kind of dependenceKinds) all = all.union(deps[kind].array).union(deps[kind].scalar);
+
   for (const loop of input.loops) {
     const kinds: string[] = [];
+    let blocking = false;
+    if (!carries(ctx, input, loop, all)) {
+      carried.set(loop, kinds);
+      parallelLoops.push(loop);
+      continue;
+    }
     for (const kind of dependenceKinds) {
       for (const via of ['array', 'scalar'] as const) {
-        if (carries(ctx, input, loop, deps[kind][via])) kinds.push(`${kind.toUpperCase()} (${via})`);
+        if (!carries(ctx, input, loop, deps[kind][via])) continue;
+        kinds.push(`${kind.toUpperCase()} (${via})`);
+        if (via === 'array' || kind === 'raw') blocking = true;
       }
     }
     carried.set(loop, kinds);
-    if (kinds.length === 0) parallelLoops.push(loop);
+    if (!blocking) parallelLoops.push(loop);
   }
   return { ...deps, parallelLoops, carried };
 }
 
 /**
- * True when `deps` has a pair of instances in the same iteration of every loop
- * around `loop` but in different iterations of `loop`: a dependence carried by it.
+ * True when `deps` has a pair of instances of statements inside `loop`, in the
+ * same iteration of every loop around it but in different iterations of `loop`:
+ * a dependence carried by it. Both statements count `loop` with dimension
+ * depth-1 and its outer loops with the dimensions before, so the test is a
+ * union of maps between statement pairs, without going to schedule time.
  */
 export function carries(ctx: Ctx, input: DependenceInput, loop: ScopLoop, deps: UnionMap): boolean {
   return ctx.scope(() => {
     if (deps.isEmpty()) return false;
-    // [params] -> { Stmt[..] } of the statements inside `loop`
-    let inside: UnionSet | undefined;
-    for (const s of input.statements) {
-      if (!s.loops.includes(loop)) continue;
-      const d = s.domain.toUnionSet();
-      inside = inside === undefined ? d : inside.union(d);
+    const inside = input.statements.filter((s) => s.loops.includes(loop));
+    if (inside.length === 0) return false;
+    const k = loop.depth - 1;
+    const same = Array.from({ length: k }, (_, d) => `j${d} = i${d}`);
+    const pieces: string[] = [];
+    for (const s of inside) {
+      for (const t of inside) {
+        const src = s.loops.map((_, d) => `i${d}`).join(', ');
+        const dst = t.loops.map((_, d) => `j${d}`).join(', ');
+        pieces.push(`${s.name}[${src}] -> ${t.name}[${dst}] : ${[...same, `j${k} != i${k}`].join(' and ')}`);
+      }
     }
-    if (inside === undefined) return false;
-    // [params] -> { [t..] -> [t'..] } in schedule time
-    const timed = deps.intersectDomain(inside).intersectRange(inside).applyDomain(input.schedule).applyRange(input.schedule);
-    if (timed.isEmpty()) return false;
-    // Schedule dimension of the loop's counter: 2 * depth - 1 in the 2D+1 form.
-    const dim = 2 * loop.depth - 1;
-    const names = Array.from({ length: input.scheduleDepth }, (_, k) => `d${k}`);
-    const conditions = [...names.slice(0, dim).map((n) => `${n} = 0`), `${names[dim]} != 0`];
-    // { [d..] : equal before the loop, different at the loop }
-    const carriedDistance = ctx.unionSet(`{ [${names.join(', ')}] : ${conditions.join(' and ')} }`);
-    return !timed.deltas().intersect(carriedDistance).isEmpty();
+    // { S[i..] -> T[j..] : same outer iterations, different iterations of the loop }
+    const carried = ctx.unionMap(`{ ${pieces.join('; ')} }`);
+    return !deps.intersect(carried).isEmpty();
   });
 }

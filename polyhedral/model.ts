@@ -92,9 +92,13 @@ export interface Dependences {
   readonly war: DependencePair;
   /** Write after write (output). */
   readonly waw: DependencePair;
-  /** Loops (of `ScopModel.loops`) that carry no dependence of any kind: their iterations may run in parallel. */
+  /**
+   * Loops (of `ScopModel.loops`) whose iterations may run in parallel: they carry no array
+   * dependence and no scalar flow dependence (scalar WAR/WAW go away by giving each
+   * iteration its own copy of the SSA value, as code generated from the model does).
+   */
   readonly parallelLoops: readonly ScopLoop[];
-  /** For every loop of the SCoP: the dependence kinds it carries (empty for a parallel loop). */
+  /** For every loop of the SCoP: the dependence kinds it carries, e.g. `RAW (array)`, `WAW (scalar)`. */
   readonly carried: ReadonlyMap<ScopLoop, readonly string[]>;
 }
 

@@ -56,15 +56,23 @@ export function scheduleDepth(statements: readonly ScheduledStatement[]): number
   return Math.max(0, ...statements.map((s) => s.loops.length));
 }
 
-/**
- * The 2D+1 schedule of every statement as isl map text (without parameters):
- * `{ Stmt_S[i0, i1] -> [0, i0, 1, i1, 0] }`, keyed by statement name.
- */
-export function originalSchedule(statements: readonly ScheduledStatement[], rpo: ReadonlyMap<BasicBlock, number>): Map<string, string> {
+export interface OriginalSchedule {
+  /** `{ Stmt_S[i0, i1] -> [0, i0, 1, i1, 0] }` (isl map text without parameters), by statement name. */
+  readonly statements: Map<string, string>;
+  /**
+   * Per loop, the constant schedule dimensions before its counter (t0, t2, ..., t(2k-2)):
+   * the instances of the loop's statements are the schedule points with these values.
+   */
+  readonly loopPositions: Map<ScopLoop, number[]>;
+}
+
+/** The 2D+1 schedule of every statement and where each loop sits in it. */
+export function originalSchedule(statements: readonly ScheduledStatement[], rpo: ReadonlyMap<BasicBlock, number>): OriginalSchedule {
   const root = buildTree(statements, rpo);
   const width = 2 * scheduleDepth(statements) + 1;
   const out = new Map<string, string>();
-  const walk = (node: TreeNode, prefix: string[]): void => {
+  const loopPositions = new Map<ScopLoop, number[]>();
+  const walk = (node: TreeNode, prefix: string[], positions: number[]): void => {
     node.children.forEach((child, position) => {
       if (child.statement) {
         const s = child.statement;
@@ -72,12 +80,13 @@ export function originalSchedule(statements: readonly ScheduledStatement[], rpo:
         while (time.length < width) time.push('0');
         out.set(s.name, `{ ${s.name}[${dims(s.loops.length)}] -> [${time.join(', ')}] }`);
       } else {
-        walk(child, [...prefix, String(position), `i${prefix.length / 2}`]);
+        loopPositions.set(child.loop!, [...positions, position]);
+        walk(child, [...prefix, String(position), `i${prefix.length / 2}`], [...positions, position]);
       }
     });
   };
-  walk(root, []);
-  return out;
+  walk(root, [], []);
+  return { statements: out, loopPositions };
 }
 
 function dims(n: number): string {
