@@ -29,7 +29,9 @@ export function cloneInstruction(inst: Instruction): Instruction {
     addrSpace: inst.addrSpace,
     incomingBlocks: inst.incomingBlocks?.slice(),
     indices: inst.indices?.slice(),
-    call: inst.call ? { ...inst.call, argAttrs: inst.call.argAttrs.slice() } : undefined,
+    call: inst.call
+      ? { ...inst.call, argAttrs: inst.call.argAttrs.slice(), bundles: inst.call.bundles?.map((b) => ({ ...b })) }
+      : undefined,
     indirectCount: inst.indirectCount,
     rmwOperation: inst.rmwOperation,
     atomic: inst.atomic ? { ...inst.atomic } : undefined,

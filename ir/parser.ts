@@ -1401,11 +1401,28 @@ class Parser {
     const fnAttrs = this.attributesUntil(
       () => lex.start >= eol || lex.isPunct(',') || lex.isPunct('[') || lex.isWord('to') || lex.tok() === Tok.Eof,
     );
-    if (lex.start < eol && lex.isPunct('[')) throw lex.error('operand bundles are not supported');
     const call: CallInfo = { functionType: fnType, returnAttrs, argAttrs, fnAttrs };
     if (callingConv !== undefined) call.callingConv = callingConv;
     if (addrSpace !== undefined) call.addrSpace = addrSpace;
     const ops = [callee, ...args];
+    if (lex.start < eol && lex.isPunct('[')) {
+      lex.next();
+      call.bundles = [];
+      while (!lex.isPunct(']')) {
+        const tag = this.expectString();
+        this.expectPunct('(');
+        let count = 0;
+        while (!lex.isPunct(')')) {
+          ops.push(this.typedValue());
+          count++;
+          if (!this.eatPunct(',')) break;
+        }
+        this.expectPunct(')');
+        call.bundles.push({ tag, count });
+        if (!this.eatPunct(',')) break;
+      }
+      this.expectPunct(']');
+    }
     if (opcode === 'invoke') {
       this.expectWord('to');
       ops.push(this.parseLabel());

@@ -435,7 +435,16 @@ class Printer {
     }
     s += args.join(', ') + ')';
     if (c.fnAttrs) s += ' ' + c.fnAttrs;
-    if (inst.opcode === 'invoke') s += ` to ${this.typed(ops[1 + nargs]!)} unwind ${this.typed(ops[2 + nargs]!)}`;
+    let next = 1 + nargs;
+    if (c.bundles) {
+      const bundles = c.bundles.map((bundle) => {
+        const vals = ops.slice(next, next + bundle.count).map((o) => this.typed(o));
+        next += bundle.count;
+        return `"${bundle.tag}"(${vals.join(', ')})`;
+      });
+      s += ` [ ${bundles.join(', ')} ]`;
+    }
+    if (inst.opcode === 'invoke') s += ` to ${this.typed(ops[next]!)} unwind ${this.typed(ops[next + 1]!)}`;
     return s;
   }
 }

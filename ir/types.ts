@@ -15,8 +15,8 @@
 //     - `br`:          [dest] or [cond, trueDest, falseDest]
 //     - `switch`:      [cond, defaultDest, caseValue0, caseDest0, caseValue1, caseDest1, ...]
 //     - `indirectbr`:  [address, dest0, dest1, ...]
-//     - `call`:        [callee, ...args]                 (see `calledValue`, `callArgs`)
-//     - `invoke`:      [callee, ...args, normalDest, unwindDest]
+//     - `call`:        [callee, ...args, ...bundleValues]  (see `calledValue`, `callArgs`)
+//     - `invoke`:      [callee, ...args, ...bundleValues, normalDest, unwindDest]
 //     - `callbr`:      [callee, ...args, defaultDest, ...indirectDests] (`indirectCount`)
 //     - `phi`:         incoming values; the matching blocks are `incomingBlocks[i]`
 //                      (not operands, as in LLVM: blocks named by a phi are not its uses)
@@ -349,6 +349,11 @@ export interface CallInfo {
   fnAttrs: string;
   /** `addrspace(N)` of the callee when printed. */
   addrSpace?: string;
+  /**
+   * Operand bundles (`[ "align"(i8* %p, i64 16) ]`): their values are operands right after the
+   * arguments, `count` of them per bundle, in order.
+   */
+  bundles?: { tag: string; count: number }[];
 }
 
 export interface Instruction extends UserBase {
