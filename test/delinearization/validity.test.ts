@@ -4,6 +4,7 @@
 import { Ctx, type Set as IslSet } from 'isl-wasm';
 import { parsePoly, polyToString } from '../../polyhedral/delinearization/poly';
 import { delinearizeArray, mergeConditions, shapeText, type ArrayResult, type ArrayDelinearization } from '../../polyhedral/delinearization';
+import { conditionToC } from '../../polyhedral/delinearization/validity';
 
 let ctx: Ctx;
 beforeAll(() => {
@@ -222,5 +223,32 @@ describe('one condition per SCoP', () => {
     const A = ok(delinearizeArray(ctx, context, [{ tag: 'A', offset: parsePoly('i*n + j'), domain: ctx.set('[n] -> { S[i, j] : 0 <= i < n and 0 <= j < n }') }]));
     const merged = mergeConditions(context, [A]);
     expect(merged).toMatchObject({ status: 'true', c: undefined });
+  });
+});
+
+describe('a size that is a product of parameters (§3.1 with one inner dimension of n*m)', () => {
+  test('isl sees the product as a parameter of its own; C spells it out', () => {
+    const r = ok(run({ params: 'n, m', accesses: [['A', 'i, j', '0 <= i < 5 and 0 <= j < 10', 'i*n*m + j']] }).result);
+    expect(r.shapeC).toEqual(['*', 'm * n']);
+    expect(subscriptsOf(r)).toEqual({ A: '[i][j]' });
+    expect(r.conditionC).toBe('m * n >= 10');
+  });
+});
+
+describe('conditions as C', () => {
+  test('a conjunction of bounds', () => {
+    const context = ctx.set('[a, b] -> { : }');
+    const r = ok(delinearizeArray(ctx, context, [
+      { tag: 'A', offset: parsePoly('i*b + a'), domain: ctx.set('[a, b] -> { S[i] : 0 <= i < 4 }') },
+    ]));
+    // 0 <= a < b: the single subscript a of the inner dimension.
+    expect(r.conditionC).toBe('a >= 0 && b >= a + 1');
+  });
+
+  test('disjunctions are parenthesized, equalities use ==', () => {
+    const c = conditionToC(ctx.set('[a, b] -> { : a = 0 or (b >= 2 and a >= 1) }'), (n) => `${n}_c`)!;
+    expect(c).toMatch(/\|\|/);
+    expect(c).toMatch(/a_c == 0/);
+    expect(c).toMatch(/\(.* && .*\)/);
   });
 });
