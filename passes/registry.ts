@@ -3,9 +3,10 @@
 import { analysisPasses } from './analysis';
 import { delinearizationPasses } from './delinearize';
 import type { ModulePass } from './pass';
+import { scopPasses } from './scop-passes';
 import { verifyPass } from './verify';
 
-const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses];
+const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses];
 
 function byName(passes: readonly ModulePass[]): ReadonlyMap<string, ModulePass> {
   const map = new Map<string, ModulePass>();

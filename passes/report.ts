@@ -5,7 +5,7 @@
 //     "arrays":[{"name","elementBytes","shape"}],"assumptions","aliasPairs",
 //     "parallelLoops","runtimeCheck"}],"rejected":[{"cause","location","detail"}]}]}
 import type { IrFunction, Module } from '../ir';
-import { scopModelAnalysisWith } from '../polyhedral/analysis';
+import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { type Delinearizer, defaultMaxOperations } from '../polyhedral/build';
 import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import type { FunctionAnalysisManager } from './pass';
@@ -51,7 +51,8 @@ export interface TsoptReport {
 export interface ReportOptions {
   /** isl operations per SCoP (`--isl-max-operations`). */
   readonly maxOperations?: number;
-  readonly delinearize?: Delinearizer;
+  /** Default: delinearization as in issue 5; `false` keeps flat arrays flat. */
+  readonly delinearize?: Delinearizer | false;
 }
 
 /** The conjunction of C conditions, `1` when there is none. */
@@ -88,7 +89,8 @@ export function reportFunction(fn: IrFunction, models: FunctionScopModels): Repo
 }
 
 export function buildReport(module: Module, am: FunctionAnalysisManager, options: ReportOptions = {}): TsoptReport {
-  const analysis = scopModelAnalysisWith({ maxOperations: options.maxOperations ?? defaultMaxOperations, delinearize: options.delinearize });
+  const delinearize = options.delinearize === false ? undefined : (options.delinearize ?? defaultDelinearizer);
+  const analysis = scopModelAnalysisWith({ maxOperations: options.maxOperations ?? defaultMaxOperations, delinearize });
   return {
     functions: module.functions.filter((fn) => !fn.isDeclaration).map((fn) => reportFunction(fn, am.get(analysis, fn))),
   };

@@ -3,7 +3,7 @@
 // the parallel loops). Like opt's `print<…>` passes they write to stderr and
 // change nothing. The registry lists `scopPasses`.
 import type { Module } from '../ir';
-import { scopModelAnalysisWith } from '../polyhedral/analysis';
+import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { defaultMaxOperations } from '../polyhedral/build';
 import type { ScopModel } from '../polyhedral/model';
 import { printDependences, printFunctionModels, printScopModel } from '../polyhedral/print';
@@ -29,7 +29,7 @@ function printerPass(name: string, description: string, body: (m: ScopModel) => 
     description,
     options: [maxOperationsOption],
     run(module: Module, ctx: PassContext) {
-      const analysis = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx) });
+      const analysis = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
       for (const fn of module.functions) {
         if (fn.isDeclaration) continue;
         const models = ctx.am.get(analysis, fn);

@@ -5,7 +5,8 @@ import type { IrFunction } from '../ir';
 import type { AnalysisKey, FunctionAnalysisManager } from '../passes/pass';
 import type { ScopRejection } from '../passes/analysis/scop-detection-types';
 import { scopDetectionAnalysis } from '../passes/analysis/scop-detection';
-import { type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
+import { type Delinearizer, type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
+import { scopDelinearizer } from './delinearization/scop-adapter';
 import type { FunctionScopModels, ScopModel } from './model';
 
 /** Builds the models of every SCoP detection found in `fn`. */
@@ -25,9 +26,13 @@ export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager,
 /** The model analysis with a given quota and delinearizer (the passes make one from their options). */
 export function scopModelAnalysisWith(options: ModelOptions): AnalysisKey<FunctionScopModels> {
   // The manager caches by name: models built under different options must not share an entry.
-  const name = options.maxOperations === defaultMaxOperations && !options.delinearize ? 'scop-model' : `scop-model(max-ops=${options.maxOperations}${options.delinearize ? ',delinearized' : ''})`;
+  const standard = options.maxOperations === defaultMaxOperations && options.delinearize === defaultDelinearizer;
+  const name = standard ? 'scop-model' : `scop-model(max-ops=${options.maxOperations}${options.delinearize ? ',delinearized' : ''})`;
   return { name, compute: (fn, am) => buildFunctionModels(fn, am, options) };
 }
 
-/** The model with the default quota and without delinearization. */
-export const scopModelAnalysis: AnalysisKey<FunctionScopModels> = scopModelAnalysisWith({ maxOperations: defaultMaxOperations });
+/** Delinearization (issue 5) as the model uses it unless told otherwise: one shared instance, so analyses share a cache entry. */
+export const defaultDelinearizer: Delinearizer = scopDelinearizer();
+
+/** The model with the default quota and delinearization. */
+export const scopModelAnalysis: AnalysisKey<FunctionScopModels> = scopModelAnalysisWith({ maxOperations: defaultMaxOperations, delinearize: defaultDelinearizer });
