@@ -5,9 +5,11 @@
 // `delinearizationPasses`.
 import type { Module } from '../ir';
 import { scopDetectionAnalysis } from './analysis/scop-detection';
+import type { Scop } from './analysis/scop-detection-types';
 import { delinearizeScop, type ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
+import type { DelinearizeOptions } from '../polyhedral/delinearization';
 import { TsoptError } from '../cli/errors';
-import type { ModulePass, PassContext, PassOption } from './pass';
+import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 
 /** `--delinearize-max-shift=K`: §3.3 pieces M_t for t in [-K, K] (default 1). */
 export const maxShiftOption: PassOption = {
@@ -28,6 +30,21 @@ function nonNegativeOption(ctx: PassContext, option: PassOption, fallback: numbe
   if (!Number.isInteger(n) || n < 0) throw new TsoptError(`--${option.name} wants a non-negative integer, not '${raw}'`);
   return n;
 }
+
+/**
+ * Delinearization of every SCoP of a function, cached by the analysis manager
+ * (and dropped with SCoP detection). The model can take its shapes through
+ * `(scop) => am.get(analysis, fn).get(scop)!.shapes`.
+ */
+export function delinearizationAnalysisWith(options: DelinearizeOptions, name = 'delinearization'): AnalysisKey<ReadonlyMap<Scop, ScopDelinearization>> {
+  return {
+    name,
+    compute: (fn, am) => new Map(am.get(scopDetectionAnalysis, fn).scops.map((scop) => [scop, delinearizeScop(scop, options)])),
+  };
+}
+
+/** With the defaults of `print<delinearization>`. */
+export const delinearizationAnalysis = delinearizationAnalysisWith({ maxShift: 1, maxOperations: 2_000_000 });
 
 /** The text `print<delinearization>` shows for one SCoP. */
 export function printScopDelinearization(location: string, d: ScopDelinearization): string {
@@ -54,12 +71,15 @@ export const printDelinearizationPass: ModulePass = {
   run(module: Module, ctx: PassContext) {
     const maxShift = nonNegativeOption(ctx, maxShiftOption, 1);
     const maxOperations = nonNegativeOption(ctx, maxOperationsOption, 2_000_000);
+    const analysis = maxShift === 1 && maxOperations === 2_000_000 ? delinearizationAnalysis
+      : delinearizationAnalysisWith({ maxShift, maxOperations }, `delinearization(${maxShift},${maxOperations})`);
     for (const fn of module.functions) {
       if (fn.isDeclaration) continue;
       const detection = ctx.am.get(scopDetectionAnalysis, fn);
+      const results = ctx.am.get(analysis, fn);
       const parts = [`delinearization for @${fn.name}:`];
       for (const scop of detection.scops) {
-        const d = delinearizeScop(scop, { maxShift, maxOperations });
+        const d = results.get(scop)!;
         const recovered = d.arrays.filter((a) => a.shape !== undefined).length;
         ctx.stats.set('delinearized arrays', (ctx.stats.get('delinearized arrays') ?? 0) + recovered);
         parts.push(printScopDelinearization(scop.location, d));
