@@ -37,7 +37,6 @@ export function cloneInstruction(inst: Instruction): Instruction {
     atomic: inst.atomic ? { ...inst.atomic } : undefined,
     clauses: inst.clauses?.slice(),
     unwindToCaller: inst.unwindToCaller,
-    padArgCount: inst.padArgCount,
     metadata: inst.metadata.map((m) => ({ ...m })),
   });
 }

@@ -73,7 +73,6 @@ export function createInstruction(
     atomic: undefined,
     clauses: undefined,
     unwindToCaller: undefined,
-    padArgCount: undefined,
     metadata: [],
     operands: [],
     operandUses: [],

@@ -1313,6 +1313,54 @@ class Parser {
         const atomic = this.atomicOrdering();
         return this.tail(createInstruction('atomicrmw', v.type, [p, v], { flags, atomic, rmwOperation }));
       }
+      case 'catchswitch': {
+        // catchswitch within %parent [label %h, ...] unwind (to caller | label %u)
+        this.expectWord('within');
+        const ops: Value[] = [this.parseValue(tokenType)];
+        this.expectPunct('[');
+        while (!lex.isPunct(']')) {
+          ops.push(this.parseLabel());
+          if (!this.eatPunct(',')) break;
+        }
+        this.expectPunct(']');
+        this.expectWord('unwind');
+        const unwindToCaller = this.eatWord('to');
+        if (unwindToCaller) this.expectWord('caller');
+        else ops.push(this.parseLabel());
+        return this.tail(createInstruction('catchswitch', tokenType, ops, { unwindToCaller }));
+      }
+      case 'catchpad':
+      case 'cleanuppad': {
+        // catchpad within %cs [T v, ...]
+        this.expectWord('within');
+        const ops: Value[] = [this.parseValue(tokenType)];
+        this.expectPunct('[');
+        while (!lex.isPunct(']')) {
+          ops.push(this.typedValue());
+          if (!this.eatPunct(',')) break;
+        }
+        this.expectPunct(']');
+        return this.tail(createInstruction(word, tokenType, ops));
+      }
+      case 'catchret': {
+        // catchret from %pad to label %dest
+        this.expectWord('from');
+        const pad = this.parseValue(tokenType);
+        this.expectWord('to');
+        return this.tail(createInstruction('catchret', voidType, [pad, this.parseLabel()]));
+      }
+      case 'cleanupret': {
+        // cleanupret from %pad unwind (to caller | label %u)
+        this.expectWord('from');
+        const ops: Value[] = [this.parseValue(tokenType)];
+        this.expectWord('unwind');
+        const unwindToCaller = this.eatWord('to');
+        if (unwindToCaller) this.expectWord('caller');
+        else ops.push(this.parseLabel());
+        return this.tail(createInstruction('cleanupret', voidType, ops, { unwindToCaller }));
+      }
+      case 'callbr':
+        return this.parseCall('callbr', 0);
       default:
         throw lex.error(`unsupported instruction '${word}'`, start);
     }
@@ -1354,7 +1402,7 @@ class Parser {
     return this.tail(inst);
   }
 
-  private parseCall(opcode: 'call' | 'invoke', flags: number): Instruction {
+  private parseCall(opcode: 'call' | 'invoke' | 'callbr', flags: number): Instruction {
     const lex = this.lex;
     const fastMath = this.fastMathFlags();
     let callingConv: string | undefined;
@@ -1423,13 +1471,26 @@ class Parser {
       }
       this.expectPunct(']');
     }
+    let indirectCount: number | undefined;
     if (opcode === 'invoke') {
       this.expectWord('to');
       ops.push(this.parseLabel());
       this.expectWord('unwind');
       ops.push(this.parseLabel());
+    } else if (opcode === 'callbr') {
+      // to label %default [label %indirect, ...]
+      this.expectWord('to');
+      ops.push(this.parseLabel());
+      this.expectPunct('[');
+      indirectCount = 0;
+      while (!lex.isPunct(']')) {
+        ops.push(this.parseLabel());
+        indirectCount++;
+        if (!this.eatPunct(',')) break;
+      }
+      this.expectPunct(']');
     }
-    return this.tail(createInstruction(opcode, fnType.returnType, ops, { flags, fastMath, call }));
+    return this.tail(createInstruction(opcode, fnType.returnType, ops, { flags, fastMath, call, indirectCount }));
   }
 
   /** Whether the current token begins a value (as opposed to a parameter attribute). */

@@ -398,6 +398,18 @@ class Printer {
         const vol = inst.flags & InstFlag.Volatile ? 'volatile ' : '';
         return `atomicrmw ${vol}${inst.rmwOperation} ${ops.map((o) => this.typed(o)).join(', ')}${this.ordering(inst)}`;
       }
+      case 'catchswitch': {
+        const unwind = inst.unwindToCaller ? 'to caller' : this.typed(ops[ops.length - 1]!);
+        const handlers = ops.slice(1, inst.unwindToCaller ? ops.length : ops.length - 1).map((o) => this.typed(o));
+        return `catchswitch within ${this.ref(ops[0]!)} [${handlers.join(', ')}] unwind ${unwind}`;
+      }
+      case 'catchpad':
+      case 'cleanuppad':
+        return `${op} within ${this.ref(ops[0]!)} [${ops.slice(1).map((o) => this.typed(o)).join(', ')}]`;
+      case 'catchret':
+        return `catchret from ${this.ref(ops[0]!)} to ${this.typed(ops[1]!)}`;
+      case 'cleanupret':
+        return `cleanupret from ${this.ref(ops[0]!)} unwind ${inst.unwindToCaller ? 'to caller' : this.typed(ops[1]!)}`;
       default:
         throw new Error(`printer: unsupported instruction ${op}`);
     }
@@ -445,6 +457,10 @@ class Printer {
       s += ` [ ${bundles.join(', ')} ]`;
     }
     if (inst.opcode === 'invoke') s += ` to ${this.typed(ops[next]!)} unwind ${this.typed(ops[next + 1]!)}`;
+    if (inst.opcode === 'callbr') {
+      const indirect = ops.slice(next + 1).map((o) => this.typed(o));
+      s += ` to ${this.typed(ops[next]!)} [${indirect.join(', ')}]`;
+    }
     return s;
   }
 }

@@ -17,7 +17,10 @@
 //     - `indirectbr`:  [address, dest0, dest1, ...]
 //     - `call`:        [callee, ...args, ...bundleValues]  (see `calledValue`, `callArgs`)
 //     - `invoke`:      [callee, ...args, ...bundleValues, normalDest, unwindDest]
-//     - `callbr`:      [callee, ...args, defaultDest, ...indirectDests] (`indirectCount`)
+//     - `callbr`:      [callee, ...args, ...bundleValues, defaultDest, ...indirectDests] (`indirectCount`)
+//     - `catchswitch`: [parentPad, ...handlers, unwindDest?]  (`unwindToCaller` when no unwindDest)
+//     - `catchpad`/`cleanuppad`: [parentPad, ...args];  `catchret`: [pad, dest]
+//     - `cleanupret`:  [pad, unwindDest?]  (`unwindToCaller` when none)
 //     - `phi`:         incoming values; the matching blocks are `incomingBlocks[i]`
 //                      (not operands, as in LLVM: blocks named by a phi are not its uses)
 //     - `landingpad`:  one operand per clause, `clauses[i]` says catch or filter
@@ -390,10 +393,8 @@ export interface Instruction extends UserBase {
   atomic?: AtomicInfo;
   /** landingpad: kind of each clause operand. */
   clauses?: ('catch' | 'filter')[];
-  /** catchswitch: whether `unwind to caller`; operands are [parentPad, ...handlers, unwindDest?]. */
+  /** catchswitch / cleanupret: `unwind to caller` (no unwind destination operand). */
   unwindToCaller?: boolean;
-  /** catchswitch/cleanupret/catchpad/cleanuppad etc.: number of leading operands with special meaning. */
-  padArgCount?: number;
   /** `!dbg`, `!tbaa`, ... in printed order. */
   metadata: MetadataAttachment[];
 }
