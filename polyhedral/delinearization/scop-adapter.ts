@@ -5,7 +5,7 @@
 // Per statement the counters are named i0, i1, … (outermost SCoP loop first, as
 // the model names them); parameters are named by the model's ParameterTable, so
 // the conditions read like the model's assumptions.
-import { Ctx, type Set as IslSet } from 'isl-wasm';
+import { Ctx } from 'isl-wasm';
 import type { Instruction, Value } from '../../ir';
 import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf } from '../../passes/analysis/scev';
 import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
@@ -183,9 +183,10 @@ function statementInfo(statement: ScopStatement, k: number, params: ParameterTab
       // A bound we cannot say makes the domain larger: the condition gets only stronger.
     }
   });
-  const disjuncts: string[] = [];
-  let exact = true;
-  for (const conjunction of statement.domain) {
+  // The branch conditions, a disjunction of conjunctions; `[]` is "never". A
+  // comparison we cannot say is left out: the domain gets larger, the condition stronger.
+  if (statement.domain.length === 0) constraints.push('1 = 0');
+  const disjuncts = statement.domain.map((conjunction) => {
     const parts: string[] = [];
     for (const c of conjunction) {
       try {
@@ -196,11 +197,10 @@ function statementInfo(statement: ScopStatement, k: number, params: ParameterTab
         if (!(e instanceof NonAffineError)) throw e;
       }
     }
-    disjuncts.push(parts.length ? `(${parts.join(' and ')})` : '(1 = 1)');
-  }
-  if (statement.domain.length === 0) exact = false;
-  if (!exact) constraints.push('1 = 0');
-  else if (disjuncts.length > 0 && !(disjuncts.length === 1 && disjuncts[0] === '(1 = 1)')) constraints.push(`(${disjuncts.join(' or ')})`);
+    return parts.length ? `(${parts.join(' and ')})` : undefined;
+  });
+  // A conjunction we could say nothing of is "always": then so is the disjunction.
+  if (disjuncts.length > 0 && disjuncts.every((d) => d !== undefined)) constraints.push(`(${disjuncts.join(' or ')})`);
   return { statement, tuple: `S${k}`, translator, counterOf, constraints, definitions: new Map(), quasi: new Map() };
 }
 
@@ -233,11 +233,11 @@ function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, 
 }
 
 /**
- * The symbol (`q<id>`) for a quasi-affine expression of the statement's counters,
+ * The symbol (`q__<id>`) for a quasi-affine expression of the statement's counters,
  * defined in `info.definitions`; undefined when isl cannot say it.
  */
 function quasiCounter(e: Scev, info: StatementInfo): string | undefined {
-  const name = `q${e.id}`;
+  const name = `q__${e.id}`;
   if (info.definitions.has(name)) return name;
   try {
     const text = info.translator.translate(e).text;
