@@ -111,6 +111,7 @@ export class ScalarEvolution {
   private readonly cacheLog: Value[] = [];
   private readonly exits = new Map<Loop, LoopExit | ExitFailure>();
   private readonly blockFacts = new Map<BasicBlock, Facts>();
+  private readonly factsInProgress = new Set<BasicBlock>();
   private readonly rank = new Map<Value, number>();
 
   constructor(readonly fn: IrFunction, readonly loops: LoopInfo, readonly dt: DomTree) {
@@ -387,20 +388,42 @@ export class ScalarEvolution {
 
   // ---- facts from dominating branches ----
 
-  /** Facts that hold whenever `block` runs: conditions of branches whose edge dominates it. */
+  /**
+   * Facts that hold whenever `block` runs: what holds on every edge into it (the join of
+   * the incoming edges' facts, back edges excluded).
+   */
   factsAt(block: BasicBlock): Facts {
-    const cached = this.blockFacts.get(block);
-    if (cached) return cached;
-    let facts: Facts = new Map();
-    const parent = this.dt.idom(block);
-    if (parent) {
-      facts = this.factsAt(parent);
-      // The edge parent -> block dominates block when block's only predecessor is parent.
-      const preds = predecessors(block);
-      if (preds.length === 1 && preds[0] === parent) facts = this.edgeFacts(parent, block);
+    const known = this.blockFacts.get(block);
+    if (known) return known;
+    // A cycle through a phi's closed form back to this block: nothing known yet (not cached).
+    if (this.factsInProgress.has(block)) return new Map();
+    this.factsInProgress.add(block);
+    try {
+      const facts = this.joinIncoming(block);
+      this.blockFacts.set(block, facts);
+      return facts;
+    } finally {
+      this.factsInProgress.delete(block);
     }
-    this.blockFacts.set(block, facts);
-    return facts;
+  }
+
+  private joinIncoming(b: BasicBlock): Facts {
+    const preds = predecessors(b).filter((p) => this.dt.isReachable(p) && !this.dt.dominates(b, p));
+    if (preds.length === 0) return new Map();
+    let joined: Map<Scev, Range> | undefined;
+    for (const p of preds) {
+      const f = this.edgeFacts(p, b);
+      if (!joined) {
+        joined = new Map(f);
+        continue;
+      }
+      for (const [k, r] of joined) {
+        const o = f.get(k);
+        if (!o) joined.delete(k);
+        else joined.set(k, { lo: r.lo < o.lo ? r.lo : o.lo, hi: r.hi > o.hi ? r.hi : o.hi });
+      }
+    }
+    return joined!;
   }
 
   /** Facts on the edge `from` -> `to`: those of `from` plus its branch condition's outcome. */

@@ -12,7 +12,7 @@
 // generation needs a block before the SCoP to branch from).
 import {
   type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
-  InstFlag, successors, predecessors, terminator, calledFunction, debugLocationString,
+  InstFlag, successors, predecessors, terminator, calledFunction, debugLocationString, resolveMetadata,
 } from '../../ir';
 import type { AnalysisKey, FunctionAnalysisManager } from '../pass';
 import { type DomTree, dominatorTreeAnalysis, postDominatorTreeAnalysis } from './dominators';
@@ -239,7 +239,12 @@ class Detector {
     const rhs = this.se.getScev(icmp.operands[1]!);
     for (const side of [lhs, rhs]) {
       if (this.formOf(r, side) !== 'affine') {
-        issues.push({ cause: 'complex-cfg', detail: `non-affine branch condition: ${describe(side)}`, at: icmp });
+        // On data computed in the region: data-dependent control flow. Otherwise a non-affine
+        // function of counters and parameters, typically the guard of a loop with such a bound.
+        const dataDependent = [...subExpressions(side)].some((e) => e.kind === ScevKind.Unknown && this.readsMemory(r, e.value as Value, new Set()));
+        issues.push(dataDependent
+          ? { cause: 'complex-cfg', detail: `data-dependent branch condition: ${describe(side)}`, at: icmp }
+          : { cause: 'non-affine-loop-bound', detail: `non-affine branch condition: ${describe(side)}`, at: icmp });
         return;
       }
     }
@@ -250,6 +255,14 @@ class Detector {
         issues.push({ cause: 'unsigned-comparison', detail: `${pred} of ${describe(lhs)} and ${describe(rhs)}, not known non-negative`, at: icmp });
       }
     }
+  }
+
+  /** True when `v` is computed in the region from a load or a call (data, not counters). */
+  private readsMemory(r: Region, v: Value, seen: Set<Value>): boolean {
+    if (v.kind !== 'instruction' || !v.parent || !r.blockSet.has(v.parent) || seen.has(v)) return false;
+    seen.add(v);
+    if (v.opcode === 'load' || v.opcode === 'call') return true;
+    return v.operands.some((o) => this.readsMemory(r, o, seen));
   }
 
   /** Non-negative from facts, or an add recurrence starting non-negative and counting up without wrap. */
@@ -382,7 +395,7 @@ class Detector {
         if (!l.containsBlock(r.entry)) return 'non-affine';
       }
       if (e.kind === ScevKind.UDiv && (e.rhs.kind !== ScevKind.Constant || e.rhs.value <= 0n)) return 'non-affine';
-      if (e.kind === ScevKind.UDiv && !isKnownNonNegative(e.lhs, this.se.factsAt(r.entry)) && this.hasCounter(r, e.lhs)) return 'non-affine';
+      if (e.kind === ScevKind.UDiv && this.hasCounter(r, e.lhs) && !this.dividendNonNegative(r, e.lhs)) return 'non-affine';
     }
     // Casts are transparent (Polly assumes the value fits; the model records the assumption).
     // Floor divisions by constants are quasi-affine (isl's floor): their dividend must be affine,
@@ -399,6 +412,19 @@ class Detector {
     const p = toPolynomial(s, hook);
     if (bad) return 'non-affine';
     return polynomialForm(p, (l) => r.loops.includes(l as Loop), varying);
+  }
+
+  /**
+   * A floor division reads as isl's floor only for a non-negative dividend: known from the
+   * facts at the region entry, or because its polynomial has non-negative coefficients
+   * over counters (>= 0) and parameters known non-negative.
+   */
+  private dividendNonNegative(r: Region, s: Scev): boolean {
+    const facts = this.se.factsAt(r.entry);
+    if (isKnownNonNegative(s, facts)) return true;
+    const p = toPolynomial(s);
+    if (p.opaque.length > 0) return false;
+    return p.terms.every((t) => t.coefficient >= 0n && t.factors.every((a) => a.kind === 'counter' || isKnownNonNegative(a.expr, facts)));
   }
 
   private hasCounter(r: Region, s: Scev): boolean {
@@ -546,7 +572,39 @@ class Detector {
     return out;
   }
 
+  /** Where a loop starts in the source: the first DILocation of its `!llvm.loop` node (as Polly reports). */
+  private loopLocation(l: Loop): string | undefined {
+    for (const latch of l.latches) {
+      const ref = terminator(latch)?.metadata.find((a) => a.name === 'llvm.loop')?.ref;
+      const node = ref ? resolveMetadata(this.module, ref) : undefined;
+      if (!node) continue;
+      for (const [key, value] of node.fields) {
+        if (key === '0') continue;
+        const loc = resolveMetadata(this.module, value);
+        if (loc?.tag !== 'DILocation') continue;
+        const file = this.fileOf(loc.fields.get('scope'));
+        if (file) return `${file}:${loc.fields.get('line')}`;
+      }
+    }
+    return undefined;
+  }
+
+  private fileOf(scopeRef: string | undefined): string | undefined {
+    for (let depth = 0; scopeRef && depth < 32; depth++) {
+      const scope = resolveMetadata(this.module, scopeRef);
+      if (!scope) return undefined;
+      const fileNode = scope.tag === 'DIFile' ? scope : scope.fields.get('file') ? resolveMetadata(this.module, scope.fields.get('file')!) : undefined;
+      const name = fileNode?.fields.get('filename');
+      if (name) return name.replace(/^"|"$/g, '');
+      scopeRef = scope.fields.get('scope');
+    }
+    return undefined;
+  }
+
   private scopLocation(r: Region): string {
+    const outermost = r.loops.find((l) => !l.parent || !r.loops.includes(l.parent));
+    const fromLoop = outermost ? this.loopLocation(outermost) : undefined;
+    if (fromLoop) return fromLoop;
     for (const b of r.blocks) {
       for (const i of b.instructions) {
         const loc = debugLocationString(i, this.module);
