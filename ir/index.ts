@@ -8,8 +8,10 @@ export * from './nodes';
 export { IrParseError } from './lexer';
 export { parseModule, gepResultType } from './parser';
 export { printModule, printInstruction, printValue } from './printer';
-export { numberLocals } from './numbering';
+
 export * from './edit';
 export * from './clone';
 export * from './module';
 export * from './builder';
+export { isUnnamed, numberLocals } from './numbering';
+export * from './invariants';

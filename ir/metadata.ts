@@ -69,12 +69,23 @@ function splitTopLevel(s: string): string[] {
   return out;
 }
 
+/** Parsed nodes per module, keyed by number; an entry is reused only while its body text is unchanged. */
+const parsedNodes = new WeakMap<Module, Map<number, { body: string; node: MetadataNode | undefined }>>();
+
 /** The node that `ref` (`!12`) names in the module's metadata table, or an inline node. */
 export function resolveMetadata(m: Module, ref: string): MetadataNode | undefined {
   const r = ref.trim();
   if (/^![0-9]+$/.test(r)) {
-    const body = m.metadata.get(Number(r.slice(1)));
-    return body === undefined ? undefined : parseMetadataBody(body);
+    const n = Number(r.slice(1));
+    const body = m.metadata.get(n);
+    if (body === undefined) return undefined;
+    let cache = parsedNodes.get(m);
+    if (!cache) parsedNodes.set(m, (cache = new Map()));
+    const hit = cache.get(n);
+    if (hit && hit.body === body) return hit.node;
+    const node = parseMetadataBody(body);
+    cache.set(n, { body, node });
+    return node;
   }
   return parseMetadataBody(r);
 }

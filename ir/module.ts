@@ -1,8 +1,8 @@
 // Module-level edits: finding, adding and removing functions and globals by name.
 import { createFunction, createGlobalVariable } from './nodes';
 import { typesEqual } from './type';
-import type { FunctionType, GlobalVariable, IrFunction, Module, Type } from './types';
-import { dropAllOperands } from './uses';
+import type { FunctionType, GlobalVariable, IrFunction, Module, Type, Value } from './types';
+import { appendOperand, dropAllOperands, setOperand } from './uses';
 
 export function getFunction(m: Module, name: string): IrFunction | undefined {
   const g = m.symbols.get(name);
@@ -60,4 +60,13 @@ export function removeFunction(fn: IrFunction): void {
   dropAllOperands(fn);
   m.functions.splice(m.functions.indexOf(fn), 1);
   m.symbols.delete(fn.name);
+}
+
+/** Sets (or replaces) the initializer of a global variable. */
+export function setInitializer(g: GlobalVariable, value: Value): void {
+  if (g.hasInitializer) setOperand(g, 0, value);
+  else {
+    appendOperand(g, value);
+    g.hasInitializer = true;
+  }
 }

@@ -1,6 +1,6 @@
 // The printer: the model back to LLVM 14 textual IR that llvm-as-14 reads into the same module.
 // Unnamed values get LLVM's sequential numbers; duplicate names are made unique here.
-import { numberLocals } from './numbering';
+import { isUnnamed, numberLocals } from './numbering';
 import { printIdentifier, printStructBody, printType } from './type';
 import {
   FastMathFlag,
@@ -145,7 +145,7 @@ class Printer {
         return;
       }
       let n = name!;
-      if (taken.has(n) || isDigits(n)) {
+      if (taken.has(n)) {
         let k = 1;
         while (taken.has(n + k)) k++;
         n = n + k;
@@ -189,7 +189,7 @@ class Printer {
     const out = [head + ' {'];
     f.blocks.forEach((b, i) => {
       if (i > 0) out.push('');
-      if (i > 0 || b.name !== undefined) out.push(this.label(b));
+      if (i > 0 || !isUnnamed(b.name)) out.push(this.label(b));
       for (const inst of b.instructions) out.push(this.instruction(inst));
     });
     out.push('}');
@@ -463,8 +463,4 @@ class Printer {
     }
     return s;
   }
-}
-
-function isDigits(s: string): boolean {
-  return s.length > 0 && /^[0-9]+$/.test(s);
 }

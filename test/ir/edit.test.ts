@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import {
   addIncoming,
+  checkModuleInvariants,
   cloneBlocks,
   cloneFunction,
   constInt,
@@ -81,6 +82,7 @@ function instOf(f: IrFunction, name: string): Instruction {
 
 /** Every use record agrees with the operand it describes, in both directions. */
 function expectConsistentUseLists(m: Module): void {
+  expect(checkModuleInvariants(m)).toEqual([]);
   const check = (user: Extract<Value, { operandUses: unknown }>): void => {
     user.operands.forEach((v, i) => {
       const use = user.operandUses[i]!;
@@ -312,6 +314,31 @@ describe('IrBuilder', () => {
     expect(blockOf(f, 'exit').instructions.map((ins) => ins.name ?? ins.opcode)).toEqual(['r', 'x', 'y', 'ret']);
     expect(expectVerifies(m)).toContain('ret i32 %y');
     expect(i1.bits).toBe(1);
+  });
+});
+
+describe('names', () => {
+  it('prints numeric and duplicate names so LLVM reads them back', () => {
+    const m = parseModule(sumText);
+    const f = fnOf(m, 'sum');
+    instOf(f, 'v').name = '7'; // numeric: becomes an unnamed slot
+    instOf(f, 's.next').name = 'p'; // duplicate of %p: made unique
+    instOf(f, 'p').name = 'a b'; // needs quotes
+    const text = expectVerifies(m);
+    expect(text).toContain('%"a b" = getelementptr inbounds i32, i32* %a, i32 %i');
+    expect(text).toMatch(/%0 = load i32, i32\* %"a b"/);
+    expect(text).toContain('%p = add nsw i32 %s, %0');
+  });
+
+  it('finds the invariant violations a careless edit makes', () => {
+    const m = parseModule(sumText);
+    const f = fnOf(m, 'sum');
+    const r = instOf(f, 'r');
+    r.incomingBlocks!.pop();
+    (instOf(f, 'v').operands as Value[])[0] = f.args[0]!; // behind setOperand's back
+    const problems = checkModuleInvariants(m);
+    expect(problems.some((p) => /1 blocks/.test(p))).toBe(true);
+    expect(problems.some((p) => /missing from its value's use list/.test(p))).toBe(true);
   });
 });
 
