@@ -13,7 +13,7 @@
 // hold; a contradiction rejects a candidate.
 import { type Ctx, type Set as IslSet, IslQuotaError } from 'isl-wasm';
 import { type Poly, polyToString, symbolsOf } from './poly';
-import { type ShapeCandidate, type DimensionSize, candidateShapes, sizeToPoly, shapeKey } from './shape';
+import { type ShapeCandidate, type DimensionSize, candidateShapes, sizeToPoly } from './shape';
 import { divideOffset, subscriptPieces, type SubscriptPiece } from './subscripts';
 import { accessValidity, boundsConstraints, conditionToC, islAffine, simplifyCondition, spaceOf, setText, type ConditionStatus } from './validity';
 
@@ -253,4 +253,5 @@ export function mergeConditions(
   return { condition: s.condition, status: s.status, c };
 }
 
-export { setText, shapeKey };
+/** isl set text from parameter names, a tuple, its dimensions and constraints (for callers building domains). */
+export { setText };

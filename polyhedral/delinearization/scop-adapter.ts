@@ -12,7 +12,7 @@ import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolyn
 import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
 import { islIdentifier } from '../names';
-import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol, polyToString } from './poly';
+import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol } from './poly';
 import { type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, polyToC, type ArrayDelinearization } from './index';
 import type { ConditionStatus } from './validity';
 
