@@ -213,7 +213,7 @@ class Detector {
     if (cond.kind !== 'instruction' || !r.blockSet.has(cond.parent!)) {
       // Defined before the region: a loop-invariant condition, fine when it is a comparison of parameters.
       if (cond.kind === 'instruction' && cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'int') {
-        this.checkComparison(r, cond, issues);
+        this.checkComparison(r, cond, at, issues);
       } else if (cond.kind === 'instruction' && (cond.opcode === 'and' || cond.opcode === 'or')) {
         for (const o of cond.operands) this.checkCondition(r, o, at, issues);
       } else {
@@ -228,13 +228,14 @@ class Detector {
       return;
     }
     if (cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'int') {
-      this.checkComparison(r, cond, issues);
+      this.checkComparison(r, cond, at, issues);
       return;
     }
     issues.push({ cause: 'complex-cfg', detail: `data-dependent branch: condition ${this.se.nameOf(cond)} (${cond.opcode}) is not an integer comparison`, at });
   }
 
-  private checkComparison(r: Region, icmp: Instruction, issues: Issue[]): void {
+  /** `branch` is where the comparison decides: its facts are the ones that hold there. */
+  private checkComparison(r: Region, icmp: Instruction, branch: Instruction, issues: Issue[]): void {
     const lhs = this.se.getScev(icmp.operands[0]!);
     const rhs = this.se.getScev(icmp.operands[1]!);
     for (const side of [lhs, rhs]) {
@@ -250,7 +251,7 @@ class Detector {
     }
     const pred = icmp.predicate as IntPredicate;
     if (isUnsignedPredicate(pred)) {
-      const facts = this.se.factsAt(icmp.parent!);
+      const facts = this.se.factsAt(branch.parent!);
       if (!this.nonNegative(lhs, facts) || !this.nonNegative(rhs, facts)) {
         issues.push({ cause: 'unsigned-comparison', detail: `${pred} of ${describe(lhs)} and ${describe(rhs)}, not known non-negative`, at: icmp });
       }
@@ -399,11 +400,18 @@ class Detector {
     }
     // Casts are transparent (Polly assumes the value fits; the model records the assumption).
     // Floor divisions by constants are quasi-affine (isl's floor): their dividend must be affine,
-    // and the division counts as a counter when the dividend varies in the region.
+    // and the division counts as a counter when the dividend varies in the region. Max and min
+    // of affine operands are piecewise affine.
     const varying = new Set<Scev>();
     let bad = false;
     const hook = (e: Scev): Polynomial | undefined => {
       if (e.kind === ScevKind.SignExtend || e.kind === ScevKind.ZeroExtend || e.kind === ScevKind.Truncate) return toPolynomial(e.operand, hook);
+      if (e.kind === ScevKind.SMax || e.kind === ScevKind.SMin || e.kind === ScevKind.UMax || e.kind === ScevKind.UMin) {
+        // max/min of affine operands: piecewise affine, as isl writes it.
+        if (e.operands.some((o) => this.formOf(r, o) !== 'affine')) bad = true;
+        if (this.hasCounter(r, e)) varying.add(e);
+        return { terms: [{ coefficient: 1n, factors: [{ kind: 'parameter', expr: e }] }], opaque: [] };
+      }
       if (e.kind !== ScevKind.UDiv) return undefined;
       if (this.formOf(r, e.lhs) !== 'affine') bad = true;
       if (this.hasCounter(r, e.lhs)) varying.add(e);
