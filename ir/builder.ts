@@ -2,8 +2,8 @@
 // Every method returns the new (inserted) instruction; names are optional and may repeat
 // (the printer makes them unique).
 import { firstInsertionIndex } from './cfg';
-import { addIncoming, insertInstruction } from './edit';
-import { constInt, createInstruction, type InstructionFields } from './nodes';
+import { addIncoming, insertBlockAfter, insertInstruction } from './edit';
+import { constInt, createBlock, createInstruction, type InstructionFields } from './nodes';
 import { gepResultType } from './parser';
 import { i1, i32, i64, literalStruct, pointerTo, vectorOf, voidType } from './type';
 import {
@@ -235,6 +235,77 @@ export class IrBuilder {
     });
     return this.insert(inst, ft.returnType.kind === 'void' ? undefined : name);
   }
+}
+
+/** The blocks and induction variable of a loop made by `buildCountedLoop`. */
+export interface CountedLoop {
+  header: BasicBlock;
+  /** The first block of the body (the body may add more blocks, e.g. inner loops). */
+  body: BasicBlock;
+  latch: BasicBlock;
+  exit: BasicBlock;
+  /** The induction variable (a phi in `header`). */
+  iv: Instruction;
+  /** `iv + step` in the latch. */
+  next: Instruction;
+}
+
+export interface CountedLoopOptions {
+  /** Name prefix of the blocks and values (default `loop`). */
+  name?: string;
+  /** Step added each iteration (default 1 of the induction variable's type). */
+  step?: Value;
+  /** Comparison that keeps the loop running (default `slt`: iv < end, signed). */
+  predicate?: IcmpPredicate;
+  /** Wrap flags on the increment (default nsw). */
+  flags?: number;
+}
+
+/**
+ * Builds `for (iv = start; iv <pred> end; iv += step) body(iv)` at the builder's position,
+ * which must be the end of a block without terminator. The loop tests at the top (the body
+ * may run zero times). `body` is called with the builder positioned in the body; it may build
+ * more blocks (nested loops), and the loop continues from wherever the builder ends up.
+ * Afterwards the builder is positioned at the end of `exit`. Blocks go right after the
+ * current block, in the order header, body, latch, exit.
+ */
+export function buildCountedLoop(
+  b: IrBuilder,
+  start: Value,
+  end: Value,
+  body: (iv: Instruction, loop: CountedLoop) => void,
+  options: CountedLoopOptions = {},
+): CountedLoop {
+  const pre = b.insertBlock;
+  if (!pre) throw new Error('buildCountedLoop: builder has no insertion point');
+  if (pre.instructions.length && isTerminatorOpcode(pre.instructions[pre.instructions.length - 1]!.opcode)) {
+    throw new Error('buildCountedLoop: the current block already has a terminator');
+  }
+  const name = options.name ?? 'loop';
+  const header = insertBlockAfter(pre, createBlock(`${name}.header`));
+  const bodyBlock = insertBlockAfter(header, createBlock(`${name}.body`));
+  const latch = insertBlockAfter(bodyBlock, createBlock(`${name}.latch`));
+  const exit = insertBlockAfter(latch, createBlock(`${name}.exit`));
+  b.positionAtEnd(pre).br(header);
+  b.positionAtEnd(header);
+  const iv = b.phi(start.type, `${name}.iv`, [[start, pre]]);
+  const cond = b.icmp(options.predicate ?? 'slt', iv, end, `${name}.cond`);
+  b.condBr(cond, bodyBlock, exit);
+  const step = options.step ?? constInt(start.type as IntegerType, 1);
+  b.positionAtEnd(latch);
+  const next = b.add(iv, step, `${name}.next`, options.flags ?? InstFlag.NoSignedWrap);
+  b.br(header);
+  addIncoming(iv, next, latch);
+  const loop: CountedLoop = { header, body: bodyBlock, latch, exit, iv, next };
+  b.positionAtEnd(bodyBlock);
+  body(iv, loop);
+  b.br(latch);
+  b.positionAtEnd(exit);
+  return loop;
+}
+
+function isTerminatorOpcode(op: Opcode): boolean {
+  return ['ret', 'br', 'switch', 'indirectbr', 'invoke', 'resume', 'unreachable', 'cleanupret', 'catchret', 'catchswitch', 'callbr'].includes(op);
 }
 
 /* ---------------------------------------------------------- small constant helpers */

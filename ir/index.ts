@@ -15,3 +15,4 @@ export * from './module';
 export * from './builder';
 export { isUnnamed, numberLocals } from './numbering';
 export * from './invariants';
+export * from './attributes';

@@ -3,6 +3,8 @@
 import * as path from 'node:path';
 import {
   addIncoming,
+  buildCountedLoop,
+  callAttributes,
   checkModuleInvariants,
   cloneBlocks,
   cloneFunction,
@@ -303,6 +305,59 @@ describe('IrBuilder', () => {
     expect(out.stdout.toString().trim()).toBe('247.5');
   });
 
+  it('buildCountedLoop makes a loop nest (matrix-vector product) that runs correctly', () => {
+    const m = parseModule(`
+@A = global [6 x double] [double 1.0, double 2.0, double 3.0, double 4.0, double 5.0, double 6.0]
+@x = global [3 x double] [double 1.0, double 1.0, double 2.0]
+@y = global [2 x double] zeroinitializer
+@fmt = private constant [7 x i8] c"%g %g\\0A\\00"
+declare i32 @printf(i8*, ...)
+declare void @mv(double*, double*, double*, i64, i64)
+define i32 @main() {
+  call void @mv(double* getelementptr ([6 x double], [6 x double]* @A, i64 0, i64 0), double* getelementptr ([3 x double], [3 x double]* @x, i64 0, i64 0), double* getelementptr ([2 x double], [2 x double]* @y, i64 0, i64 0), i64 2, i64 3)
+  %y0 = load double, double* getelementptr ([2 x double], [2 x double]* @y, i64 0, i64 0)
+  %y1 = load double, double* getelementptr ([2 x double], [2 x double]* @y, i64 0, i64 1)
+  call i32 (i8*, ...) @printf(i8* getelementptr ([7 x i8], [7 x i8]* @fmt, i64 0, i64 0), double %y0, double %y1)
+  ret i32 0
+}
+`);
+    const mv = fnOf(m, 'mv');
+    const [A, x, y, rows, cols] = mv.args;
+    const entry = createBlock('entry');
+    entry.parent = mv;
+    mv.blocks.push(entry);
+    mv.isDeclaration = false;
+    const b = new IrBuilder(entry);
+    buildCountedLoop(b, constInt(i64, 0), rows!, (i) => {
+      const yi = b.gep(doubleTy, y!, [i], 'y.i');
+      b.store(constFP(doubleTy, 0), yi, 8);
+      buildCountedLoop(
+        b,
+        constInt(i64, 0),
+        cols!,
+        (j) => {
+          const row = b.mul(i, cols!, 'row', InstFlag.NoSignedWrap);
+          const idx = b.add(row, j, 'idx', InstFlag.NoSignedWrap);
+          const a = b.load(doubleTy, b.gep(doubleTy, A!, [idx], 'a.p'), 'a', 8);
+          const xv = b.load(doubleTy, b.gep(doubleTy, x!, [j], 'x.p'), 'xv', 8);
+          const prod = b.binary('fmul', a, xv, { name: 'prod' });
+          const old = b.load(doubleTy, yi, 'old', 8);
+          b.store(b.binary('fadd', old, prod, { name: 'sum' }), yi, 8);
+        },
+        { name: 'j' },
+      );
+    }, { name: 'i' });
+    b.ret();
+    expect(mv.blocks.map((bl) => bl.name)).toEqual([
+      'entry', 'i.header', 'i.body', 'j.header', 'j.body', 'j.latch', 'j.exit', 'i.latch', 'i.exit',
+    ]);
+    expectConsistentUseLists(m);
+    const text = expectVerifies(m);
+    const out = run('lli-14', ['-'], text);
+    expect(out.stderr).toBe('');
+    expect(out.stdout.toString().trim()).toBe('9 21');
+  });
+
   it('inserts before an instruction, in order', () => {
     const m = parseModule(sumText);
     const f = fnOf(m, 'sum');
@@ -314,6 +369,26 @@ describe('IrBuilder', () => {
     expect(blockOf(f, 'exit').instructions.map((ins) => ins.name ?? ins.opcode)).toEqual(['r', 'x', 'y', 'ret']);
     expect(expectVerifies(m)).toContain('ret i32 %y');
     expect(i1.bits).toBe(1);
+  });
+});
+
+describe('attributes', () => {
+  it('expands attribute groups for call sites and callees', () => {
+    const m = parseModule(`
+declare double @llvm.fabs.f64(double) #0
+declare double @g(double)
+define double @f(double %x) {
+  %a = call double @llvm.fabs.f64(double %x)
+  %b = call double @g(double %a) #1
+  ret double %b
+}
+attributes #0 = { nofree nosync nounwind readnone speculatable willreturn }
+attributes #1 = { nounwind readonly allocsize(0) "x"="y z" }
+`);
+    const [a, bCall] = fnOf(m, 'f').blocks[0]!.instructions;
+    expect(callAttributes(a!, m).has('readnone')).toBe(true);
+    const attrs = callAttributes(bCall!, m);
+    expect([...attrs].sort()).toEqual(['"x"="y z"', 'allocsize(0)', 'nounwind', 'readonly']);
   });
 });
 
