@@ -227,7 +227,7 @@ function main() {
       const arg = p.annotation === 'take' ? (used.add(`isl_${ot}_copy`), `m._isl_${ot}_copy(${raw})`) : raw;
       return { ts: className(ot), pre: [`const ${raw} = c.own(${v});`], arg, post: [] };
     }
-    if (isCtx(p)) return { ts: 'Ctx', pre: [], arg: 'c.ptr', post: [] };
+    if (isCtx(p)) return { ts: 'Ctx', pre: [`const ${v}$ = ${v}.ptr;`], arg: `${v}$`, post: [] };
     if (p.stars === 1 && p.base === 'char' && p.isConst) {
       return { ts: 'string', pre: [`const ${v}$ = c.cString(${v});`], arg: `${v}$`, post: [`m._free(${v}$);`] };
     }
