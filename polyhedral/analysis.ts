@@ -5,6 +5,7 @@ import type { IrFunction } from '../ir';
 import type { AnalysisKey, FunctionAnalysisManager } from '../passes/pass';
 import type { ScopRejection } from '../passes/analysis/scop-detection-types';
 import { scopDetectionAnalysis } from '../passes/analysis/scop-detection';
+import { scalarEvolutionAnalysis } from '../passes/analysis/scalar-evolution';
 import { type Delinearizer, type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
 import { scopDelinearizer } from './delinearization/scop-adapter';
 import type { FunctionScopModels, ScopModel } from './model';
@@ -12,11 +13,12 @@ import type { FunctionScopModels, ScopModel } from './model';
 /** Builds the models of every SCoP detection found in `fn`. */
 export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager, options: ModelOptions): FunctionScopModels {
   const detection = am.get(scopDetectionAnalysis, fn);
+  const se = am.get(scalarEvolutionAnalysis, fn);
   const ctx = new Ctx();
   const models: ScopModel[] = [];
   const rejections: ScopRejection[] = [...detection.rejections];
   for (const scop of detection.scops) {
-    const built = buildScopModel(ctx, fn.parent, fn, scop, options);
+    const built = buildScopModel(ctx, fn.parent, fn, scop, options, se.factsAt(scop.entry));
     if ('statements' in built) models.push(built);
     else rejections.push(built);
   }

@@ -7,13 +7,14 @@
 // does the set arithmetic (assumptions, dependences) under an operations quota.
 import { type Ctx, type Set as IslSet, type UnionMap, IslQuotaError, AstBuild } from 'isl-wasm';
 import type { BasicBlock, Instruction, IrFunction, Module, Type, Value } from '../ir';
-import type { Scev, ScevLoop, ScevUnknown } from '../passes/analysis/scev';
+import { type Scev, type ScevLoop, type ScevUnknown, loopsOf, unknownsOf } from '../passes/analysis/scev';
 import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
 import { type IndexExpression, type IslExpression, type Parameter, type RangeCheck, NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from './affine';
 import { computeDependences } from './dependences';
 import type { ArrayKind, Assumption, AssumptionKind, ScopAccess, ScopArray, ScopModel, ScopStatementModel } from './model';
 import { debugValueNames, islIdentifier, sourceName, UniqueNames } from './names';
 import { originalSchedule, scheduleTreeText } from './schedule';
+import { localNames } from '../passes/analysis/names';
 import { debugLocation } from '../ir';
 
 /** What delinearization (issue 5) recovered for one base pointer. */
@@ -31,6 +32,9 @@ export interface ArrayShape {
  * dimension, over the domain) as a `delinearization` assumption.
  */
 export type Delinearizer = (scop: Scop) => ReadonlyMap<Value, ArrayShape>;
+
+/** Ranges of values known wherever the SCoP's entry runs (scalar evolution's facts from dominating branches). */
+export type EntryFacts = ReadonlyMap<Scev, { readonly lo: bigint; readonly hi: bigint }>;
 
 export interface ModelOptions {
   /** isl operations allowed per SCoP (model and dependences); past it the SCoP is dropped. */
@@ -54,10 +58,10 @@ export class ModelError extends Error {
 }
 
 /** Builds the model of `scop`, or returns why not (quota, non-affine expression). */
-export function buildScopModel(ctx: Ctx, module: Module, fn: IrFunction, scop: Scop, options: ModelOptions): ScopModel | ScopRejection {
+export function buildScopModel(ctx: Ctx, module: Module, fn: IrFunction, scop: Scop, options: ModelOptions, entryFacts: EntryFacts = new Map()): ScopModel | ScopRejection {
   const reject = (cause: ScopRejection['cause'], detail: string): ScopRejection => ({ cause, location: scop.location, detail, entry: scop.entry, exit: scop.exit });
   try {
-    const text = describeScop(module, fn, scop, options);
+    const text = describeScop(module, fn, scop, options, entryFacts);
     return ctx.withMaxOperations(options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text)));
   } catch (e) {
     if (e instanceof IslQuotaError) return reject('other', `isl operations quota (${options.maxOperations}) exceeded while modelling the SCoP`);
@@ -116,8 +120,10 @@ const predicateText: Record<ScopCondition['predicate'], string> = {
   eq: '=', ne: '!=', slt: '<', sle: '<=', sgt: '>', sge: '>=', ult: '<', ule: '<=', ugt: '>', uge: '>=',
 };
 
-export function describeScop(module: Module, fn: IrFunction, scop: Scop, options: ModelOptions): ScopText {
+export function describeScop(module: Module, fn: IrFunction, scop: Scop, options: ModelOptions, entryFacts: EntryFacts = new Map()): ScopText {
   const debugNames = debugValueNames(fn, module);
+  // `%57` for unnamed values, as LLVM prints them: scalars are named after it (`MemRef_v57`).
+  const irNames = localNames(fn);
   const blockSet = new Set(scop.blocks);
   const wanted = (v: Value, fallback: string): string => sourceName(v, debugNames) ?? fallback;
   const params = new ParameterTable(
@@ -209,7 +215,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     const key = kind === 'phi' ? phiArrays : valueArrays;
     let array = key.get(value);
     if (!array) {
-      const name = wanted(value, value.name ?? 'v');
+      const name = wanted(value, irNames.get(value) ?? '%v');
       array = {
         tupleName: arrayNames.take(`MemRef_${islIdentifier(name, 'v')}${kind === 'phi' ? '__phi' : ''}`),
         name,
@@ -262,7 +268,9 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
 
   const parameters = params.list;
   const paramPrefix = `[${parameters.map((p) => p.name).join(', ')}] -> `;
-  const context = `${paramPrefix}{ : ${parameters.length === 0 ? 'true' : parameters.map((p) => `${signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`).join(' and ')} }`;
+  const contextParts = parameters.map((p) => `${signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`);
+  contextParts.push(...entryConstraints(params, entryFacts));
+  const context = `${paramPrefix}{ : ${contextParts.length === 0 ? 'true' : contextParts.join(' and ')} }`;
   const domainUnion = paramPrefix + `{ ${withSchedule.map((s) => s.domain.slice(2, -2)).join('; ')} }`;
   return {
     parameters,
@@ -274,6 +282,33 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     scheduleTree: scheduleTreeText(scheduled, rpo, domainUnion),
     loopLabels,
   };
+}
+
+/**
+ * What the branches before the SCoP say about its parameters (Polly bounds its context
+ * with scalar evolution's ranges the same way): `1 <= n` when the SCoP sits inside
+ * `if (n > 0)`. Only facts on expressions over existing parameters whose translation is
+ * exact (no wrap or sign assumption) count; a fact on `zext(n)` says nothing about `n`.
+ */
+function entryConstraints(params: ParameterTable, facts: EntryFacts): string[] {
+  const out: string[] = [];
+  const tr = new ScevTranslator(params, () => undefined);
+  for (const [expr, range] of facts) {
+    if (loopsOf(expr).length > 0 || unknownsOf(expr).some((u) => params.find(u) === undefined)) continue;
+    let text: string;
+    try {
+      const t = tr.translate(expr);
+      if (t.checks.length > 0) continue;
+      text = t.text;
+    } catch (e) {
+      if (e instanceof NonAffineError) continue;
+      throw e;
+    }
+    const bits = expr.bits;
+    if (range.lo > signedMin(bits)) out.push(`${text} >= ${range.lo}`);
+    if (range.hi < signedMax(bits)) out.push(`${text} <= ${range.hi}`);
+  }
+  return out;
 }
 
 /** Loop and its enclosing SCoP loops, outermost first. */
@@ -414,15 +449,23 @@ export function typeBytes(t: Type): number {
 }
 
 /**
- * `file:line` of the loop's first instruction (header first) with a real source line, else
- * the header's IR name. Unrolled copies of one source loop share a line: the caller adds
- * the header to tell them apart.
+ * `file:line` of the loop's back edge (the latch's branch carries the `for` line at -O3),
+ * else of its first instruction with a real source line, else the header's IR name.
+ * Unrolled copies of one source loop share a line: the caller adds the header to tell
+ * them apart.
  */
 function loopLabel(module: Module, loop: ScopLoop): string {
+  const lineOf = (inst: Instruction | undefined): string | undefined => {
+    const loc = inst ? debugLocation(inst, module) : undefined;
+    return loc !== undefined && loc.line > 0 ? `${loc.file}:${loc.line}` : undefined;
+  };
+  const latch = loop.loop.latch;
+  const fromLatch = latch ? lineOf(latch.instructions[latch.instructions.length - 1]) : undefined;
+  if (fromLatch) return fromLatch;
   for (const b of loop.loop.blocks) {
     for (const inst of b.instructions) {
-      const loc = debugLocation(inst, module);
-      if (loc !== undefined && loc.line > 0) return `${loc.file}:${loc.line}`;
+      const line = lineOf(inst);
+      if (line) return line;
     }
   }
   return loop.loop.headerName;
