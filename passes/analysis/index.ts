@@ -2,7 +2,7 @@
 // Each prints, for every defined function, to stderr (where opt prints its analyses).
 import type { ModulePass } from '../pass';
 import {
-  printerPass, printDominatorTree, printPostDominatorTree, printLoops, printScalarEvolution, printScopDetection,
+  printerPass, printDominatorTree, printPostDominatorTree, printLoops, printScalarEvolution, printScopDetection, printScops,
 } from './printers';
 
 export { dominatorTreeAnalysis, postDominatorTreeAnalysis } from './dominators';
@@ -16,4 +16,5 @@ export const analysisPasses: ModulePass[] = [
   printerPass('loops', 'print the natural loops with preheader, latch, exits and backedge-taken count', printLoops),
   printerPass('scalar-evolution', 'print the closed form of every integer and pointer value and each loop\'s trip count', printScalarEvolution),
   printerPass('scop-detection', 'print the SCoPs found and the rejected regions with their causes', printScopDetection),
+  printerPass('scops', 'print each SCoP in detail: loops, statements, domains, accesses, scalars', printScops),
 ];

@@ -1,10 +1,11 @@
 // Text forms of the analyses, for `print<…>` passes and golden tests (like
 // opt's `-passes=print<scalar-evolution>`): stable, one fact per line.
-import { type IrFunction, type Module } from '../../ir';
+import { type IrFunction, type Module, type Value } from '../../ir';
+import type { ScopCondition, ScopConditionDnf } from './scop-detection-types';
 import type { FunctionAnalysisManager, ModulePass } from '../pass';
 import { dominatorTreeAnalysis, postDominatorTreeAnalysis, type DomTree } from './dominators';
 import { loopAnalysis, type Loop } from './loops';
-import { blockName, localNames } from './names';
+import { blockName, localNames, valueName } from './names';
 import { scalarEvolutionAnalysis } from './scalar-evolution';
 import { printScev } from './scev';
 import { scopDetectionAnalysis } from './scop-detection';
@@ -104,5 +105,41 @@ export function printScopDetection(fn: IrFunction, am: FunctionAnalysisManager):
     );
   }
   for (const r of result.rejections) lines.push(`  reject ${r.cause} at ${r.location}: ${r.detail}`);
+  return lines.join('\n') + '\n';
+}
+
+function conditionText(c: ScopCondition): string {
+  return `${printScev(c.lhs)} ${c.predicate} ${printScev(c.rhs)}`;
+}
+
+function dnfText(d: ScopConditionDnf): string {
+  if (d.length === 0) return 'false';
+  return d.map((conj) => (conj.length === 0 ? 'true' : conj.map(conditionText).join(' && '))).join(' || ');
+}
+
+/** Everything detection hands to the polyhedral model, statement by statement (for people and tests). */
+export function printScops(fn: IrFunction, am: FunctionAnalysisManager): string {
+  const result = am.get(scopDetectionAnalysis, fn);
+  const names = localNames(fn);
+  const name = (v: Value): string => valueName(v, names);
+  const lines = [`scops of @${fn.name}:`];
+  for (const s of result.scops) {
+    lines.push(`  scop ${name(s.entry)}---${s.exit ? name(s.exit) : '<return>'} at ${s.location}`);
+    lines.push(`    parameters: [${s.parameters.map(printScev).join(', ')}]`);
+    for (const l of s.loops) {
+      lines.push(`    loop ${l.loop.headerName} depth ${l.depth}: backedge-taken ${printScev(l.backedgeTakenCount)}; continue while ${conditionText(l.continueCondition)}`);
+    }
+    for (const st of s.statements) {
+      lines.push(`    ${st.name} in [${st.loops.map((l) => l.loop.headerName).join(', ')}] when ${dnfText(st.domain)}`);
+      for (const a of st.accesses) {
+        const subs = a.subscripts ? ` subscripts [${a.subscripts.map(printScev).join('][')}]` : '';
+        lines.push(`      ${a.kind} ${a.baseName} ${a.elementBytes}B +${printScev(a.offset)}${subs} (${a.form})`);
+      }
+      for (const sc of st.scalars) {
+        lines.push(`      ${sc.access} ${sc.kind} ${name(sc.value)}${sc.incoming ? ` <- ${name(sc.incoming)}` : ''}`);
+      }
+    }
+    if (s.aliasPairs.length > 0) lines.push(`    may alias: ${s.aliasPairs.map((p) => `${p.aName}/${p.bName}`).join(' ')}`);
+  }
   return lines.join('\n') + '\n';
 }

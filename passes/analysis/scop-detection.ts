@@ -207,24 +207,24 @@ class Detector {
     }
   }
 
-  /** A branch condition: and/or/select-and of integer comparisons with affine sides. */
+  /**
+   * A branch condition: and/or (also as `select`) of integer comparisons with affine sides.
+   * A comparison of pointers is a run-time alias check -O3 inserted (loop versioning): `aliasing`.
+   */
   private checkCondition(r: Region, cond: Value, at: Instruction, issues: Issue[]): void {
     if (cond.kind === 'const-int') return;
-    if (cond.kind !== 'instruction' || !r.blockSet.has(cond.parent!)) {
-      // Defined before the region: a loop-invariant condition, fine when it is a comparison of parameters.
-      if (cond.kind === 'instruction' && cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'int') {
-        this.checkComparison(r, cond, at, issues);
-      } else if (cond.kind === 'instruction' && (cond.opcode === 'and' || cond.opcode === 'or')) {
-        for (const o of cond.operands) this.checkCondition(r, o, at, issues);
-      } else {
-        issues.push({ cause: 'complex-cfg', detail: `branch on ${this.se.nameOf(cond)}, not a comparison`, at });
-      }
+    if (cond.kind !== 'instruction') {
+      issues.push({ cause: 'complex-cfg', detail: `branch on ${this.se.nameOf(cond)}, not a comparison`, at });
       return;
     }
     if (cond.opcode === 'and' || cond.opcode === 'or' || isSelectAndOr(cond)) {
       for (const o of cond.operands) {
         if (o.type.kind === 'int' && o.type.bits === 1) this.checkCondition(r, o, at, issues);
       }
+      return;
+    }
+    if (cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'ptr') {
+      issues.push({ cause: 'aliasing', detail: `branch on a run-time alias check ${this.se.nameOf(cond)} (pointer comparison)`, at });
       return;
     }
     if (cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'int') {

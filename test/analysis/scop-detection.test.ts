@@ -61,6 +61,15 @@ describe('rejection causes', () => {
     expect(r.scops).toHaveLength(1);
   });
 
+  test('a run-time alias check -O3 inserted (a pointer comparison) is the aliasing cause', () => {
+    const adi = compileC('kernels/adi.c', ['-g', '-DTSOPT_VLA']);
+    const r = detect(adi, 'kernel_adi');
+    expect(causes(r)).toEqual(['aliasing']);
+    expect(r.rejections[0]!.detail).toMatch(/run-time alias check .* \(pointer comparison\)$/);
+    // The loops on either side of the check are SCoPs of their own.
+    expect(r.scops.length).toBeGreaterThan(1);
+  });
+
   test('alias pairs: restrict (noalias) arguments are distinct from everything; others pair with what is written', () => {
     const r = detect(m, 'restrict_pointers');
     expect(r.scops[0]!.aliasPairs).toEqual([]);
