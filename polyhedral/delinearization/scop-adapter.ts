@@ -5,7 +5,7 @@
 // Per statement the counters are named i0, i1, … (outermost SCoP loop first, as
 // the model names them); parameters are named by the model's ParameterTable, so
 // the conditions read like the model's assumptions.
-import { Ctx } from 'isl-wasm';
+import { Ctx, IslError, type Set as IslSet } from 'isl-wasm';
 import type { Instruction, Value } from '../../ir';
 import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf } from '../../passes/analysis/scev';
 import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
@@ -98,9 +98,18 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
       for (const [n, text] of facts.definitions) contextParts.push(`${n} = ${text}`);
       // [params] -> { : each parameter within its type }
       const eliminable = [...facts.definitions.keys()];
-      const context = ctx.set(`[${names.join(', ')}] -> { : ${contextParts.join(' and ') || '1 = 1'} }`);
-      // [params] -> { S_k[i0, ...] : loop bounds and branch conditions }
-      const domains = statements.map((s) => ctx.set(setText(names, s.tuple, s.statement.loops.map((_, d) => `i${d}`), s.constraints)));
+      let context: IslSet;
+      let domains: IslSet[];
+      try {
+        context = ctx.set(`[${names.join(', ')}] -> { : ${contextParts.join(' and ') || '1 = 1'} }`);
+        // [params] -> { S_k[i0, ...] : loop bounds and branch conditions }
+        domains = statements.map((s) => ctx.set(setText(names, s.tuple, s.statement.loops.map((_, d) => `i${d}`), s.constraints)));
+      } catch (e) {
+        if (!(e instanceof IslError)) throw e;
+        const failure = `isl: ${e.message}`;
+        const arrays = wanted.map((a) => ({ name: a.name.replace(/^[%@]/, ''), elementBytes: a.elementBytes, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure, tried: [] }));
+        return { shapes: new Map(), arrays, condition: undefined, conditionIsl: undefined, status: 'true' as const };
+      }
       const shapes = new Map<Value, ModelArrayShape>();
       const reports: ArrayReport[] = [];
       const done: ArrayDelinearization<unknown>[] = [];
@@ -120,7 +129,15 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
           reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
           continue;
         }
-        const result = delinearizeArray(ctx, context, accesses, { ...options, cName, eliminable });
+        let result: ReturnType<typeof delinearizeArray<(typeof accesses)[number]['tag']>>;
+        try {
+          result = delinearizeArray(ctx, context, accesses, { ...options, cName, eliminable });
+        } catch (e) {
+          // An expression isl cannot read (a bug of ours, or of a translation) costs this array only.
+          if (!(e instanceof IslError)) throw e;
+          reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `isl: ${e.message}`, tried: [] });
+          continue;
+        }
         const tried = result.tried.map((t) => `${t.shape} (§${t.method}): ${t.outcome}`);
         if (!result.ok) {
           reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `${result.reason}: ${result.detail}`, tried });

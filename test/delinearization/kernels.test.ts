@@ -117,11 +117,7 @@ describe('edge detection with row pointers advanced by NN', () => {
 });
 
 describe('reg_detect', () => {
-  // Blocked on SCoP detection: it rejects the triangular loops (`for (i = j; i < maxgrid; ...)`,
-  // trip count `0 smax {maxgrid - 1,+,-1}`) as non-affine-loop-bound, so the statement reading
-  // sum_diff[j][i][length-1] is in no SCoP. The same access on polynomials gives length >= 1
-  // (validity.test.ts). Jest reports this test once detection accepts those loops.
-  test.failing('sum_diff[j][i][length-1] gives the condition length > 0', () => {
+  test('sum_diff[j][i][length-1] (§3.3) gives the condition length > 0', () => {
     const scops = delinearizeKernel('delin-reg-detect.c', 'kernel_reg_detect');
     const withSumDiff = scops.find((s) => s.arrays.some((a) => a.name === 'sum_diff' && a.shape));
     expect(withSumDiff).toBeDefined();
