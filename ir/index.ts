@@ -16,3 +16,4 @@ export * from './builder';
 export { isUnnamed, numberLocals } from './numbering';
 export * from './invariants';
 export * from './attributes';
+export * from './values';

@@ -3,6 +3,8 @@
 import * as path from 'node:path';
 import {
   addIncoming,
+  constantsEqual,
+  linkageOf,
   buildCountedLoop,
   callAttributes,
   checkModuleInvariants,
@@ -389,6 +391,29 @@ attributes #1 = { nounwind readonly allocsize(0) "x"="y z" }
     expect(callAttributes(a!, m).has('readnone')).toBe(true);
     const attrs = callAttributes(bCall!, m);
     expect([...attrs].sort()).toEqual(['"x"="y z"', 'allocsize(0)', 'nounwind', 'readonly']);
+  });
+});
+
+describe('values', () => {
+  it('compares constants structurally and reads linkage', () => {
+    const m = parseModule(`
+@g = internal global i32 0
+@h = linkonce_odr dso_local global i32 1
+define i64 @f() {
+  %a = add i64 ptrtoint (i32* getelementptr inbounds (i32, i32* @g, i64 1) to i64), 3
+  %b = add i64 ptrtoint (i32* getelementptr inbounds (i32, i32* @g, i64 1) to i64), 3
+  %c = add i64 ptrtoint (i32* getelementptr (i32, i32* @g, i64 1) to i64), 4
+  ret i64 %a
+}
+`);
+    const [a, b, c] = fnOf(m, 'f').blocks[0]!.instructions;
+    expect(a!.operands[0]).not.toBe(b!.operands[0]); // constants are not uniqued...
+    expect(constantsEqual(a!.operands[0]!, b!.operands[0]!)).toBe(true); // ...but compare equal
+    expect(constantsEqual(a!.operands[0]!, c!.operands[0]!)).toBe(false); // no inbounds
+    expect(constantsEqual(a!.operands[1]!, c!.operands[1]!)).toBe(false); // 3 vs 4
+    expect(linkageOf(m.symbols.get('g')!)).toBe('internal');
+    expect(linkageOf(m.symbols.get('h')!)).toBe('linkonce_odr');
+    expect(linkageOf(fnOf(m, 'f'))).toBe('external');
   });
 });
 
