@@ -44,7 +44,7 @@ export interface DelinearizationAccess<Tag> {
 export interface DelinearizeOptions {
   /** §3.3: pieces M_t for t in [-maxShift, maxShift]. */
   readonly maxShift?: number;
-  /** isl operations per base pointer; past it the array stays linear (reason `quota`). */
+  /** isl operations per candidate shape of a base pointer; past it the array stays linear (reason `quota`). Default 2,000,000; 0 = no limit. */
   readonly maxOperations?: number;
   /** The C text of an isl parameter (source names); identity by default. */
   readonly cName?: (islName: string) => string;
@@ -108,6 +108,9 @@ export interface ArrayFailure {
 
 export type ArrayResult<Tag> = ArrayDelinearization<Tag> | ArrayFailure;
 
+/** The isl operations quota per candidate shape unless the caller says otherwise (as the model's per SCoP). */
+export const defaultMaxOperations = 2_000_000;
+
 export const shapeText = (sizes: readonly DimensionSize[]): string => `[*]${sizes.map((d) => `[${polyToString(sizeToPoly(d))}]`).join('')}`;
 
 /**
@@ -116,6 +119,7 @@ export const shapeText = (sizes: readonly DimensionSize[]): string => `[*]${size
  */
 export function delinearizeArray<Tag>(ctx: Ctx, context: IslSet, accesses: readonly DelinearizationAccess<Tag>[], options: DelinearizeOptions = {}): ArrayResult<Tag> {
   const maxShift = options.maxShift ?? 1;
+  const maxOperations = options.maxOperations ?? defaultMaxOperations;
   const cName = options.cName ?? ((n: string) => n);
   const counters = new Set<string>();
   const domainsInfo = accesses.map((a) => spaceOf(a.domain));
@@ -138,9 +142,9 @@ export function delinearizeArray<Tag>(ctx: Ctx, context: IslSet, accesses: reado
     const attempt = (): ArrayDelinearization<Tag> | 'not-affine' | 'contradiction' => tryShape(ctx, context, accesses, candidates[k]!, counters, maxShift, cName, options.eliminable ?? []);
     let outcome: ReturnType<typeof attempt>;
     try {
-      outcome = options.maxOperations ? ctx.withMaxOperations(options.maxOperations, attempt) : attempt();
+      outcome = maxOperations > 0 ? ctx.withMaxOperations(maxOperations, attempt) : attempt();
     } catch (e) {
-      if (e instanceof IslQuotaError) return { ok: false, reason: 'quota', detail: `isl quota of ${options.maxOperations} operations ran out`, tried };
+      if (e instanceof IslQuotaError) return { ok: false, reason: 'quota', detail: `isl quota of ${maxOperations} operations ran out`, tried };
       throw e;
     }
     if (typeof outcome === 'string') {
