@@ -5,7 +5,7 @@
 // The model is written as isl text first (every expression goes through
 // `ScevTranslator`) and read by isl once, with all parameters known; then isl
 // does the set arithmetic (assumptions, dependences) under an operations quota.
-import { type Ctx, type Set as IslSet, type UnionMap, IslQuotaError, AstBuild } from 'isl-wasm';
+import { type Ctx, type Set as IslSet, type UnionMap, AstBuild, IslQuotaError } from 'isl-wasm';
 import type { BasicBlock, Instruction, IrFunction, Module, Type, Value } from '../ir';
 import { type Scev, type ScevLoop, type ScevUnknown, loopsOf, unknownsOf } from '../passes/analysis/scev';
 import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
@@ -568,7 +568,8 @@ function keepAll(model: ScopModel): void {
   });
 }
 
-const assumptionOrder: AssumptionKind[] = ['no-wrap', 'unsigned', 'loop-bound', 'in-bounds', 'delinearization'];
+// Sign facts first: they often make the wrap checks true.
+const assumptionOrder: AssumptionKind[] = ['unsigned', 'loop-bound', 'no-wrap', 'in-bounds', 'delinearization'];
 
 /**
  * One assumption per kind: the parameters for which no check of that kind is
@@ -599,25 +600,44 @@ function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet, statements: 
   for (const kind of assumptionOrder) {
     const checks = t.checks.filter((c) => c.kind === kind);
     if (checks.length === 0) continue;
-    // [params] -> { : some check of this kind fails somewhere }
-    let bad = context.complement().intersect(context); // empty set in the parameter space
     // One isl set per place: the disjunction of every violation checked there.
     const byPlace = new Map<string | ScopLoop, CheckText[]>();
     for (const c of checks) byPlace.set(c.where, [...(byPlace.get(c.where) ?? []), c]);
-    for (const [place, found] of byPlace) {
-      const where = typeof place === 'string' ? ctx.set(p + place) : iterationsOf(place);
-      const violation = ctx.set(`${p}{ ${found[0]!.tuple} : ${found.map((c) => `(${c.violation})`).join(' or ')} }`);
-      bad = bad.union(where.intersect(violation).params());
-    }
-    // [params] -> { : no check of this kind fails }
-    const holds = context.subtract(bad).coalesce();
+    // [params] -> { : no check of this kind fails where it must hold (or on a hull of it) }
+    const holdsOn = (hull: boolean): IslSet => {
+      let bad = context.complement().intersect(context); // empty set in the parameter space
+      for (const [place, found] of byPlace) {
+        let where = typeof place === 'string' ? ctx.set(p + place) : iterationsOf(place);
+        if (hull) where = where.polyhedralHull().toSet();
+        const violation = ctx.set(`${p}{ ${found[0]!.tuple} : ${found.map((c) => `(${c.violation})`).join(' or ')} }`);
+        bad = bad.union(where.intersect(violation).params());
+      }
+      return context.subtract(bad).coalesce();
+    };
+    let holds = holdsOn(false);
     // Only what the context and the assumptions before say not already.
     if (known.isSubset(holds)) continue;
-    const set = holds.gist(known).coalesce();
-    out.push({ kind, set, c: setToC(ctx, set, known) });
+    let set = holds.gist(known).coalesce();
+    let c = setToC(ctx, set, known);
+    if (isComplicated(c)) {
+      // The weakest condition can be a maze of divisions and special cases (remainder
+      // loops of unrolling that happen not to run). Asking the checks to hold on the
+      // polyhedral hull of where they apply gives a stronger condition, so just as
+      // sound, usually without divisions, and cheap to test at run time.
+      const hullHolds = holdsOn(true);
+      const hullSet = hullHolds.gist(known).coalesce();
+      const hullC = setToC(ctx, hullSet, known);
+      if (!hullHolds.intersect(known).isEmpty() && hullC.length < c.length) ({ holds, set, c } = { holds: hullHolds, set: hullSet, c: hullC });
+    }
+    out.push({ kind, set, c });
     known = known.intersect(holds);
   }
   return out;
+}
+
+/** Run-time checks should be a few comparisons: no divisions, no long disjunctions. */
+function isComplicated(c: string): boolean {
+  return /[%/]/.test(c) || (c.match(/\|\|/g) ?? []).length > 2;
 }
 
 /** A parameter set as a C expression (`n >= 1 && m <= 100`), "1" for the universe, "0" for the empty set. */
