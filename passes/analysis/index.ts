@@ -16,5 +16,5 @@ export const analysisPasses: ModulePass[] = [
   printerPass('loops', 'print the natural loops with preheader, latch, exits and backedge-taken count', printLoops),
   printerPass('scalar-evolution', 'print the closed form of every integer and pointer value and each loop\'s trip count', printScalarEvolution),
   printerPass('scop-detection', 'print the SCoPs found and the rejected regions with their causes', printScopDetection),
-  printerPass('scops', 'print each SCoP in detail: loops, statements, domains, accesses, scalars', printScops),
+  printerPass('scop-statements', 'print what detection hands to the model: loops, statements, domains, accesses, scalars', printScops),
 ];

@@ -12,7 +12,7 @@
 // generation needs a block before the SCoP to branch from).
 import {
   type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
-  InstFlag, successors, predecessors, terminator, calledFunction, debugLocationString, resolveMetadata,
+  InstFlag, successors, predecessors, terminator, calledFunction, debugLocationString, resolveMetadata, callAttributes,
 } from '../../ir';
 import type { AnalysisKey, FunctionAnalysisManager } from '../pass';
 import { type DomTree, dominatorTreeAnalysis, postDominatorTreeAnalysis } from './dominators';
@@ -316,16 +316,10 @@ class Detector {
     }
   }
 
-  /** readnone / readonly (or memory(none/read)) on the call site or the callee's attribute groups. */
+  /** readnone or readonly, at the call site or on the callee (pure functions). */
   private isPure(call: Instruction): boolean {
-    const callee = calledFunction(call)!;
-    const texts = [call.call?.fnAttrs ?? '', callee.suffix];
-    const words: string[] = [];
-    for (const t of texts) {
-      words.push(t);
-      for (const m of t.matchAll(/#(\d+)/g)) words.push(this.module.attributeGroups.get(Number(m[1])) ?? '');
-    }
-    return words.some((w) => /\b(readnone|readonly)\b/.test(w));
+    const attrs = callAttributes(call, this.module);
+    return attrs.has('readnone') || attrs.has('readonly');
   }
 
   /** The base pointer and offset of a load or store, or why it is not an array access. */

@@ -1,5 +1,5 @@
 // What detection hands to the polyhedral model, statement by statement
-// (`print<scops>`): loops with trip counts, domains from branch conditions,
+// (`print<scop-statements>`): loops with trip counts, domains from branch conditions,
 // array accesses with their form, and scalar accesses (PHI reads and writes).
 import { compileC, fn, analyses } from './helpers';
 import { printScops } from '../../passes/analysis/printers';
