@@ -83,6 +83,14 @@ export function replaceAllUsesWith(from: Value, to: Value): void {
   }
 }
 
+/**
+ * Replaces the uses of `from` for which `pred(use)` holds by `to`. Typical: `replaceUsesWithIf(x, y, (u) => u.user !== y)` when `y` uses `x`.
+ */
+export function replaceUsesWithIf(from: Value, to: Value, pred: (use: Use) => boolean): void {
+  if (from === to) return;
+  for (const use of from.uses.slice()) if (pred(use)) setOperand(use.user, use.index, to);
+}
+
 /** In the phis of `block`, renames incoming block `from` to `to`. */
 export function replacePhiIncomingBlock(block: BasicBlock, from: BasicBlock, to: BasicBlock): void {
   for (const inst of block.instructions) {
