@@ -3,6 +3,7 @@
 // identifiers and integers. Reading the tree does not keep any isl object
 // alive: everything is copied out inside a scope.
 import { AstExprOpType, AstExprType, AstNodeType, type AstExpr, type AstNode } from './generated/isl';
+import { valToBigInt } from './readback';
 
 /** An isl_ast_expr. `op` names are isl's (`isl_ast_expr_op_<op>`), e.g. add, mul, fdiv_q, min, call. */
 export type AstExprTree =
@@ -39,7 +40,7 @@ export function readAstExpr(expr: AstExpr): AstExprTree {
       case AstExprType.id:
         return { kind: 'id', name: expr.idGetId().getName() ?? '' };
       case AstExprType.int:
-        return { kind: 'int', value: BigInt(expr.intGetVal().toStr()) };
+        return { kind: 'int', value: valToBigInt(expr.intGetVal()) };
       case AstExprType.op: {
         const n = expr.opGetNArg();
         const args: AstExprTree[] = [];

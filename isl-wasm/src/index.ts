@@ -11,6 +11,6 @@ export { Ctx, islHeapInUse, type IslOptions, type IslSwitches, type IslNumbers }
 export { IslError, IslQuotaError, IslUseAfterFreeError, IslObject, type IslPtr } from './object';
 export { readAstExpr, readAstNode, formatAstExpr, type AstExprTree, type AstNodeTree, type AstOpName } from './ast';
 export {
-  basicSetConstraints, basicMapConstraints, setConstraints, mapConstraints, setDimNames, mapDimNames,
+  basicSetConstraints, basicMapConstraints, valToBigInt, setConstraints, mapConstraints, setDimNames, mapDimNames,
   type ConstraintData, type DimNames,
 } from './readback';

@@ -1,6 +1,6 @@
 // Reading sets and maps back as plain data: their disjuncts (basic sets /
 // basic maps) and each disjunct's constraints with integer coefficients.
-import { DimType, type BasicMap, type BasicSet, type Constraint, type Map, type Set } from './generated/isl';
+import { DimType, type BasicMap, type BasicSet, type Constraint, type Map, type Set, type Val } from './generated/isl';
 
 /**
  * One constraint `Σ coefficient·dim + constant (= | >=) 0` of a basic set or
@@ -25,17 +25,23 @@ export interface DimNames {
   readonly out: readonly (string | null)[];
 }
 
+/** An integer isl_val as a bigint (any size); throws for rationals, NaN and infinities. */
+export function valToBigInt(v: Val): bigint {
+  if (!v.isInt()) throw new RangeError(`isl value ${v.toStr()} is not an integer`);
+  return BigInt(v.toStr());
+}
+
 function coefficients(c: Constraint, type: DimType): bigint[] {
   const n = c.dim(type);
   const out: bigint[] = [];
-  for (let i = 0; i < n; i++) out.push(BigInt(c.getCoefficientVal(type, i).toStr()));
+  for (let i = 0; i < n; i++) out.push(valToBigInt(c.getCoefficientVal(type, i)));
   return out;
 }
 
 function readConstraint(c: Constraint, isMap: boolean): ConstraintData {
   return {
     equality: c.isEquality(),
-    constant: BigInt(c.getConstantVal().toStr()),
+    constant: valToBigInt(c.getConstantVal()),
     params: coefficients(c, DimType.param),
     in: coefficients(c, isMap ? DimType.in : DimType.set),
     out: isMap ? coefficients(c, DimType.out) : [],

@@ -1,6 +1,6 @@
 // The everyday operations, each checked against isl's own printing.
 import {
-  Aff, Ctx, DimType, MultiAff, PwMultiAff, Space, UnionPwMultiAff, basicSetConstraints, mapDimNames, setConstraints, setDimNames,
+  Aff, Ctx, DimType, MultiAff, PwMultiAff, Space, UnionPwMultiAff, basicSetConstraints, mapDimNames, setConstraints, setDimNames, valToBigInt,
 } from 'isl-wasm';
 
 describe('isl-wasm operations', () => {
@@ -53,6 +53,8 @@ describe('isl-wasm operations', () => {
       { eq: false, k: 0n, p: [0n], d: [1n, 0n] },
       { eq: false, k: -1n, p: [1n], d: [-1n, 0n] },
     ]);
+    expect(valToBigInt(ctx.val('123456789012345678901234567890'))).toBe(123456789012345678901234567890n);
+    expect(() => valToBigInt(ctx.val('1/2'))).toThrow(/not an integer/);
     expect(basicSetConstraints(ctx.basicSet('{ [i] : exists (e : i = 2e) }'))[0].divs).toEqual([2n]);
   }));
 
