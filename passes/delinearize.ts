@@ -5,6 +5,7 @@
 // `delinearizationPasses`.
 import type { Module } from '../ir';
 import { scopDetectionAnalysis } from './analysis/scop-detection';
+import { scalarEvolutionAnalysis } from './analysis/scalar-evolution';
 import type { Scop } from './analysis/scop-detection-types';
 import { delinearizeScop, type ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
 import type { DelinearizeOptions } from '../polyhedral/delinearization';
@@ -39,7 +40,10 @@ function nonNegativeOption(ctx: PassContext, option: PassOption, fallback: numbe
 export function delinearizationAnalysisWith(options: DelinearizeOptions, name = 'delinearization'): AnalysisKey<ReadonlyMap<Scop, ScopDelinearization>> {
   return {
     name,
-    compute: (fn, am) => new Map(am.get(scopDetectionAnalysis, fn).scops.map((scop) => [scop, delinearizeScop(scop, options)])),
+    compute: (fn, am) => {
+      const se = am.get(scalarEvolutionAnalysis, fn);
+      return new Map(am.get(scopDetectionAnalysis, fn).scops.map((scop) => [scop, delinearizeScop(scop, { ...options, entryFacts: se.factsAt(scop.entry) })]));
+    },
   };
 }
 

@@ -7,7 +7,7 @@
 // the conditions read like the model's assumptions.
 import { Ctx, IslError, type Set as IslSet } from 'isl-wasm';
 import type { Instruction, Value } from '../../ir';
-import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf } from '../../passes/analysis/scev';
+import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf, unknownsOf } from '../../passes/analysis/scev';
 import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
 import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
@@ -72,8 +72,16 @@ const predicateText: Record<ScopCondition['predicate'], string> = {
   eq: '=', ne: '!=', slt: '<', sle: '<=', sgt: '>', sge: '>=', ult: '<', ule: '<=', ugt: '>', uge: '>=',
 };
 
+export interface ScopDelinearizeOptions extends DelinearizeOptions {
+  /**
+   * Ranges known wherever the SCoP's entry runs (scalar evolution's `factsAt(scop.entry)`):
+   * `n >= 1` inside `if (n > 0)`. They join the context, so conditions leave them out.
+   */
+  readonly entryFacts?: ReadonlyMap<Scev, { readonly lo: bigint; readonly hi: bigint }>;
+}
+
 /** Delinearizes every base pointer of `scop` that has a polynomial access. */
-export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): ScopDelinearization {
+export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}): ScopDelinearization {
   const params = new ParameterTable((u: ScevUnknown) => islIdentifier(u.name), () => true);
   const facts: ContextFacts = { nonNegative: new Set(), definitions: new Map() };
   const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, facts.nonNegative));
@@ -96,6 +104,7 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
       const contextParts = params.list.map((p) => `${signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`);
       for (const n of facts.nonNegative) contextParts.push(`${n} >= 0`);
       for (const [n, text] of facts.definitions) contextParts.push(`${n} = ${text}`);
+      contextParts.push(...entryConstraints(params, options.entryFacts));
       // [params] -> { : each parameter within its type }
       const eliminable = [...facts.definitions.keys()];
       let context: IslSet;
@@ -175,7 +184,7 @@ export function delinearizeScop(scop: Scop, options: DelinearizeOptions = {}): S
 }
 
 /** The model's hook: `buildScopModel(…, { delinearize: scopDelinearizer() })`. */
-export function scopDelinearizer(options: DelinearizeOptions = {}): (scop: Scop) => ReadonlyMap<Value, ModelArrayShape> {
+export function scopDelinearizer(options: ScopDelinearizeOptions = {}): (scop: Scop) => ReadonlyMap<Value, ModelArrayShape> {
   return (scop) => delinearizeScop(scop, options).shapes;
 }
 
@@ -219,6 +228,27 @@ function statementInfo(statement: ScopStatement, k: number, params: ParameterTab
   // A conjunction we could say nothing of is "always": then so is the disjunction.
   if (disjuncts.length > 0 && disjuncts.every((d) => d !== undefined)) constraints.push(`(${disjuncts.join(' or ')})`);
   return { statement, tuple: `S${k}`, translator, counterOf, constraints, definitions: new Map(), quasi: new Map() };
+}
+
+/**
+ * The entry facts over parameters we already have, where their translation is exact
+ * (no wrap or sign assumption): a fact on `zext(n)` says nothing about `n`.
+ */
+function entryConstraints(params: ParameterTable, facts: ScopDelinearizeOptions['entryFacts']): string[] {
+  const out: string[] = [];
+  const translator = new ScevTranslator(params, () => undefined);
+  for (const [expr, range] of facts ?? []) {
+    if (loopsOf(expr).length > 0 || unknownsOf(expr).some((u) => params.find(u) === undefined)) continue;
+    try {
+      const t = translator.translate(expr);
+      if (t.checks.length > 0) continue;
+      if (range.lo > signedMin(expr.bits)) out.push(`${t.text} >= ${range.lo}`);
+      if (range.hi < signedMax(expr.bits)) out.push(`${t.text} <= ${range.hi}`);
+    } catch (e) {
+      if (!(e instanceof NonAffineError)) throw e;
+    }
+  }
+  return out;
 }
 
 /** Checks `0 <= p` on a bare parameter (from zext) become facts of the context. */

@@ -8,7 +8,8 @@ import { Ctx } from 'isl-wasm';
 import { parseModule } from '../../ir/parser';
 import { AnalysisManager } from '../../passes/analysis-manager';
 import { scopDetectionAnalysis } from '../../passes/analysis/scop-detection';
-import { delinearizeScop, type ArrayReport, type ScopDelinearization } from '../../polyhedral/delinearization/scop-adapter';
+import type { ArrayReport, ScopDelinearization } from '../../polyhedral/delinearization/scop-adapter';
+import { delinearizationAnalysis } from '../../passes/delinearize';
 import { compileToIr, kernelsDir } from '../support/tools';
 
 const flags = ['-O3', '-fno-vectorize', '-fno-slp-vectorize', '-fno-discard-value-names', `-I${kernelsDir}`];
@@ -19,8 +20,10 @@ function delinearizeKernel(file: string, kernel: string, vla = false): ScopDelin
   const module = parseModule(text, file);
   const fn = module.functions.find((f) => f.name === kernel);
   if (!fn) throw new Error(`no @${kernel} in ${file}`);
-  const detection = new AnalysisManager().get(scopDetectionAnalysis, fn);
-  return detection.scops.map((s) => delinearizeScop(s, { maxShift: 1 }));
+  // As print<delinearization> sees it: the cached analysis, with the facts known at each SCoP's entry.
+  const am = new AnalysisManager();
+  const results = am.get(delinearizationAnalysis, fn);
+  return am.get(scopDetectionAnalysis, fn).scops.map((s) => results.get(s)!);
 }
 
 /** The arrays recovered anywhere in the function, by name (the first SCoP that has it). */
