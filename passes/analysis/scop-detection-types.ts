@@ -15,7 +15,20 @@
 //   and `toPolynomial` (./polynomial.ts) expands any of them into
 //   sum-of-products form over counters and parameters.
 // - Parameters are the `ScevUnknown`s (and casts of them) that an expression
-//   mentions; `Scop.parameters` lists them all.
+//   mentions; `Scop.parameters` lists them all. An add recurrence of a loop
+//   around the SCoP (the SCoP sits in that loop's body) is constant during the
+//   SCoP: treat it as a parameter too.
+// - What "affine" admits (Polly's SCEVAffinator does the same), so a translator
+//   to isl must handle these nodes:
+//     * `udiv` by a positive constant: isl's floor; detection made sure the dividend
+//       is non-negative (runtime unrolling writes `and %n, -4` as `4 * (%n /u 4)`);
+//     * `smax`/`smin`/`umax`/`umin` of affine operands: piecewise affine;
+//     * `sext`/`zext`/`trunc` of an affine value: read as that value, under the
+//       assumption that it does not wrap (the model records the assumption);
+//     * products of parameters (`%n * %m`): one parameter.
+//   `form: 'polynomial'` marks subscripts with parameter × counter terms.
+// - Conditions use signed predicates plus `eq`/`ne`: an unsigned comparison is
+//   accepted only when both sides are known non-negative, and then written signed.
 import type { BasicBlock, Instruction, Value, IrFunction } from '../../ir';
 import type { Scev, ScevUnknown } from './scev';
 import type { Loop } from './loops';
