@@ -5,7 +5,7 @@
 // The model is written as isl text first (every expression goes through
 // `ScevTranslator`) and read by isl once, with all parameters known; then isl
 // does the set arithmetic (assumptions, dependences) under an operations quota.
-import { type Ctx, type Set as IslSet, type UnionMap, AstBuild, IslQuotaError } from 'isl-wasm';
+import { type Ctx, type Set as IslSet, type UnionMap, AstBuild, IslError, IslQuotaError } from 'isl-wasm';
 import type { BasicBlock, Instruction, IrFunction, Module, Type, Value } from '../ir';
 import { type Scev, type ScevLoop, type ScevUnknown, loopsOf, unknownsOf } from '../passes/analysis/scev';
 import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
@@ -65,6 +65,11 @@ export function buildScopModel(ctx: Ctx, module: Module, fn: IrFunction, scop: S
     return ctx.withMaxOperations(options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text)));
   } catch (e) {
     if (e instanceof IslQuotaError) return reject('other', `isl operations quota (${options.maxOperations}) exceeded while modelling the SCoP`);
+    // Past the quota some isl functions fail with a different error (the parser says
+    // "syntax error"): under a quota, any isl failure drops the SCoP with isl's words.
+    if (e instanceof IslError && options.maxOperations > 0) {
+      return reject('other', `isl operations quota (${options.maxOperations}) exceeded while modelling the SCoP (isl: ${e.message})`);
+    }
     if (e instanceof NonAffineError) return reject('non-affine-loop-bound', e.message);
     if (e instanceof ModelError) return reject(e.rejectionCause, e.message);
     throw e;
@@ -205,7 +210,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
       value: a.base,
       elementBytes: a.elementBytes,
       sizes,
-      shape: ['*', ...shapeText],
+      shape: [outermostSize(a.base, how === 'ir' ? sizes.length : -1), ...shapeText],
       delinearized: how === 'delinearized',
     };
     arrays.set(a.base, array);
@@ -411,6 +416,18 @@ function arrayAccess(
     const relation = `{ ${tuple} -> ${array.tupleName}[${outs.join(', ')}] }`;
     return { ...base, certainty: 'may', relation, approximation: e.message };
   }
+}
+
+/**
+ * The outermost size when the IR knows it (a global or alloca of an array type with as
+ * many inner dimensions as the accesses use), else `*`.
+ */
+function outermostSize(base: Value, innerDimensions: number): string {
+  const type = base.kind === 'global' ? base.valueType : base.kind === 'instruction' && base.opcode === 'alloca' ? base.allocatedType : undefined;
+  if (type === undefined || type.kind !== 'array' || innerDimensions < 0) return '*';
+  let depth = 0;
+  for (let t: Type = type.element; t.kind === 'array'; t = t.element) depth++;
+  return depth === innerDimensions ? String(type.length) : '*';
 }
 
 function sameSizes(a: readonly Scev[], b: readonly Scev[]): boolean {
