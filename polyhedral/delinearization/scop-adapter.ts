@@ -12,7 +12,7 @@ import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolyn
 import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
 import { islIdentifier } from '../names';
-import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol } from './poly';
+import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol, polyToString } from './poly';
 import { type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, polyToC, type ArrayDelinearization } from './index';
 import type { ConditionStatus } from './validity';
 
@@ -165,7 +165,10 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
           method: result.shape.method,
           accesses: result.accesses.map((a) => {
             const defs = statements[a.tag.statement]!.definitions;
-            const name = (n: string): string => defs.get(n) ?? cName(n);
+            const name = (n: string): string => {
+              const d = defs.get(n);
+              return d === undefined ? cName(n) : readableFloor(d);
+            };
             return `${a.tag.kind} ${base.name}${a.pieces[0]!.subscripts.map((f) => `[${polyC(f, name)}]`).join('')}`;
           }),
           condition: result.conditionC,
@@ -354,6 +357,18 @@ function toModelShape(result: ArrayDelinearization<{ instruction: Instruction; s
     subscripts.set(a.tag.instruction, a.pieces[0]!.subscripts.map((f) => toAnalysisPolynomial(f, statement, params)));
   }
   return { sizes: result.sizes.map((s) => toAnalysisPolynomial(s, undefined, params)), subscripts };
+}
+
+/** `floor(((0 + 1 * i1))/2)` (the translator's text) as `floor(i1 / 2)` for people. */
+function readableFloor(text: string): string {
+  const m = /^floor\((.*)\/(\d+)\)$/.exec(text);
+  if (!m) return text;
+  try {
+    const inner = polyToString(parsePoly(m[1]!));
+    return `floor(${/^[A-Za-z_][A-Za-z0-9_]*$/.test(inner) ? inner : `(${inner})`} / ${m[2]})`;
+  } catch {
+    return text;
+  }
 }
 
 function polyC(p: Poly, cName: (n: string) => string): string {

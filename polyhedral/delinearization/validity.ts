@@ -89,6 +89,7 @@ export function accessValidity(ctx: Ctx, domain: IslSet, context: IslSet, pieceC
   const running = domain.intersectParams(context);
   // [params] -> { : the access runs }
   const executes = running.params();
+  // per piece: { S[counters] : the access runs and the piece's subscripts are in bounds }
   const pieces = pieceConstraints.map((c) => ctx.set(setText(allParams, tuple, dims, c)).intersect(running));
   const livePieces = pieces.map((p, i) => (p.isEmpty() ? -1 : i)).filter((i) => i >= 0);
   // [params] -> { : every instance lies in `covered` }
@@ -97,6 +98,7 @@ export function accessValidity(ctx: Ctx, domain: IslSet, context: IslSet, pieceC
     const good = goodFor(pieces[i]!);
     if (!good.intersect(executes).isEmpty()) return { livePieces, chosen: i, good, executes };
   }
+  // { S[counters] : in some live piece }
   let covered = ctx.set(setText(allParams, tuple, dims, ['1 = 0']));
   for (const i of livePieces) covered = covered.union(pieces[i]!);
   return { livePieces, chosen: livePieces.length === 1 ? livePieces[0] : undefined, good: goodFor(covered), executes };
