@@ -25,7 +25,10 @@ export function successors(block: BasicBlock): BasicBlock[] {
   return out;
 }
 
-/** Distinct predecessor blocks (blocks whose terminator names `block`), in first-use order of the function. */
+/**
+ * Distinct predecessor blocks (blocks whose terminator names `block`), in function block
+ * order. O(uses of the block), plus O(blocks) when there are several predecessors.
+ */
 export function predecessors(block: BasicBlock): BasicBlock[] {
   const seen = new Set<BasicBlock>();
   for (const use of block.uses) {
@@ -35,6 +38,23 @@ export function predecessors(block: BasicBlock): BasicBlock[] {
   const fn = block.parent;
   if (!fn || seen.size < 2) return [...seen];
   return fn.blocks.filter((b) => seen.has(b));
+}
+
+/**
+ * Predecessors of every block of `fn` at once, in O(edges): each list is distinct and in
+ * function block order (the same order `predecessors` gives). Use this for whole-function
+ * analyses instead of calling `predecessors` per block.
+ */
+export function predecessorMap(fn: IrFunction): Map<BasicBlock, BasicBlock[]> {
+  const preds = new Map<BasicBlock, BasicBlock[]>();
+  for (const b of fn.blocks) preds.set(b, []);
+  for (const b of fn.blocks) {
+    for (const s of successors(b)) {
+      const list = preds.get(s);
+      if (list && list[list.length - 1] !== b) list.push(b);
+    }
+  }
+  return preds;
 }
 
 export function entryBlock(fn: IrFunction): BasicBlock | undefined {

@@ -3,6 +3,8 @@
 import * as path from 'node:path';
 import {
   addIncoming,
+  eraseInstructions,
+  predecessorMap,
   constantsEqual,
   linkageOf,
   buildCountedLoop,
@@ -124,6 +126,27 @@ describe('use lists', () => {
     expect(successors(blockOf(f, 'entry')).map((b) => b.name)).toEqual(['loop', 'exit']);
     expect(terminator(loop)!.opcode).toBe('br');
     expectConsistentUseLists(m);
+  });
+
+  it('predecessorMap agrees with predecessors for every block', () => {
+    const m = parseModule(sumText);
+    const f = fnOf(m, 'sum');
+    const map = predecessorMap(f);
+    for (const b of f.blocks) expect(map.get(b)).toEqual(predecessors(b));
+  });
+
+  it('eraseInstructions deletes a group that uses itself, and refuses outside uses', () => {
+    const m = parseModule(sumText);
+    const f = fnOf(m, 'sum');
+    const p = instOf(f, 'p');
+    const v = instOf(f, 'v');
+    expect(() => eraseInstructions([p])).toThrow(/still used outside/);
+    expect(checkModuleInvariants(m)).toEqual([]); // a refused erase changes nothing
+    replaceAllUsesWith(v, constInt(i32, 0));
+    eraseInstructions([v, p]);
+    expect(f.args[0]!.uses).toHaveLength(0);
+    expectConsistentUseLists(m);
+    expectVerifies(m);
   });
 
   it('setOperand moves the use from the old value to the new one', () => {
