@@ -743,21 +743,54 @@ function conditionKey(c: ScopCondition): string {
   return `${c.lhs.id}${c.predicate}${c.rhs.id}`;
 }
 
-/** Drops repeated conditions in a conjunction and repeated conjunctions; a trivially true conjunction absorbs all. */
+const complement: Record<IntPredicate, IntPredicate | undefined> = {
+  slt: 'sge', sge: 'slt', sle: 'sgt', sgt: 'sle', eq: 'ne', ne: 'eq', ult: undefined, ule: undefined, ugt: undefined, uge: undefined,
+};
+
+function complementary(a: ScopCondition, b: ScopCondition): boolean {
+  return a.lhs === b.lhs && a.rhs === b.rhs && complement[a.predicate] === b.predicate;
+}
+
+/**
+ * Simplifies a DNF without a solver: repeated conditions and conjunctions go,
+ * `(A && c) || (A && !c)` becomes `A`, and `A || (A && B)` becomes `A`.
+ * A trivially true conjunction makes the whole condition true.
+ */
 function dedupe(dnf: readonly (readonly ScopCondition[])[]): ScopConditionDnf {
+  let conjs: Map<string, ScopCondition>[] = [];
   const seen = new Set<string>();
-  const out: ScopCondition[][] = [];
   for (const conj of dnf) {
     const m = new Map<string, ScopCondition>();
     for (const c of conj) m.set(conditionKey(c), c);
-    const list = [...m.values()];
+    if (m.size === 0) return [[]];
     const key = [...m.keys()].sort().join('&');
-    if (key === '') return [[]];
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(list);
+    conjs.push(m);
   }
-  return out;
+  for (let changed = true; changed && conjs.length > 1;) {
+    changed = false;
+    // Absorption: drop a conjunction that contains another one.
+    conjs = conjs.filter((c, i) => !conjs.some((o, j) => j !== i && o.size <= c.size && (o.size < c.size || j < i) && [...o.keys()].every((k) => c.has(k))));
+    // Resolution on a complementary pair.
+    outer: for (let i = 0; i < conjs.length; i++) {
+      for (let j = i + 1; j < conjs.length; j++) {
+        const a = conjs[i]!;
+        const b = conjs[j]!;
+        if (a.size !== b.size) continue;
+        const onlyA = [...a.entries()].filter(([k]) => !b.has(k));
+        const onlyB = [...b.entries()].filter(([k]) => !a.has(k));
+        if (onlyA.length !== 1 || onlyB.length !== 1 || !complementary(onlyA[0]![1], onlyB[0]![1])) continue;
+        const common = new Map([...a].filter(([k]) => b.has(k)));
+        if (common.size === 0) return [[]];
+        conjs.splice(j, 1);
+        conjs[i] = common;
+        changed = true;
+        break outer;
+      }
+    }
+  }
+  return conjs.map((m) => [...m.values()]);
 }
 
 /** Classifies a polynomial: `isCounter` tells which loops are counters in this region. */
