@@ -24,6 +24,8 @@ export interface ModelArrayShape {
 
 /** Plain data for reports and printers; no isl objects survive. */
 export interface ArrayReport {
+  /** The base pointer, to match the model's arrays (`ScopArray.value`). */
+  readonly base: Value;
   readonly name: string;
   readonly elementBytes: number;
   /** `["*", "n1", "n2"]` when delinearized. */
@@ -31,6 +33,8 @@ export interface ArrayReport {
   readonly method: string | undefined;
   /** One line per access: `write A[i0 + o0][i1 + o1][i2 + o2]` (C over parameters and counters). */
   readonly accesses: readonly string[];
+  /** Each access's subscripts by load/store, outermost first (C over parameters and the counters i0, i1, …). */
+  readonly subscripts: ReadonlyMap<Instruction, readonly string[]>;
   /** C text; undefined when statically true or not delinearized. */
   readonly condition: string | undefined;
   /** The same in isl's notation (`[n1, s1, o1] -> { : ... }`), for tools that compare sets. */
@@ -116,7 +120,7 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
       } catch (e) {
         if (!(e instanceof IslError)) throw e;
         const failure = `isl: ${e.message}`;
-        const arrays = wanted.map((a) => ({ name: a.name.replace(/^[%@]/, ''), elementBytes: a.elementBytes, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure, tried: [] }));
+        const arrays = wanted.map((a) => ({ base: a.base, name: a.name.replace(/^[%@]/, ''), elementBytes: a.elementBytes, shape: undefined, method: undefined, accesses: [], subscripts: new Map(), condition: undefined, conditionIsl: undefined, failure, tried: [] }));
         return { shapes: new Map(), arrays, condition: undefined, conditionIsl: undefined, status: 'true' as const };
       }
       const shapes = new Map<Value, ModelArrayShape>();
@@ -133,7 +137,7 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
             else accesses.push({ tag: { instruction: acc.instruction, statement: k, kind: acc.kind }, offset, domain: domains[k]!, definitions: info.definitions });
           }
         });
-        const base = { name: array.name.replace(/^[%@]/, ''), elementBytes: array.elementBytes };
+        const base = { base: array.base, name: array.name.replace(/^[%@]/, ''), elementBytes: array.elementBytes, subscripts: new Map<Instruction, readonly string[]>() };
         if (broken !== undefined) {
           reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
           continue;
@@ -159,18 +163,20 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
         }
         done.push(result);
         shapes.set(array.base, toModelShape(result, statements, params));
+        const subscriptsC = new Map(result.accesses.map((a) => {
+          const defs = statements[a.tag.statement]!.definitions;
+          const name = (n: string): string => {
+            const d = defs.get(n);
+            return d === undefined ? cName(n) : readableFloor(d);
+          };
+          return [a.tag.instruction, a.pieces[0]!.subscripts.map((f) => polyC(f, name))] as const;
+        }));
         reports.push({
           ...base,
           shape: result.shapeC,
           method: result.shape.method,
-          accesses: result.accesses.map((a) => {
-            const defs = statements[a.tag.statement]!.definitions;
-            const name = (n: string): string => {
-              const d = defs.get(n);
-              return d === undefined ? cName(n) : readableFloor(d);
-            };
-            return `${a.tag.kind} ${base.name}${a.pieces[0]!.subscripts.map((f) => `[${polyC(f, name)}]`).join('')}`;
-          }),
+          accesses: result.accesses.map((a) => `${a.tag.kind} ${base.name}${subscriptsC.get(a.tag.instruction)!.map((f) => `[${f}]`).join('')}`),
+          subscripts: subscriptsC,
           condition: result.conditionC,
           conditionIsl: result.status === 'true' ? undefined : result.condition.toStr(),
           failure: undefined,
