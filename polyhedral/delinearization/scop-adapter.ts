@@ -5,7 +5,7 @@
 // Per statement the counters are named i0, i1, … (outermost SCoP loop first, as
 // the model names them); parameters are named by the model's ParameterTable, so
 // the conditions read like the model's assumptions.
-import { Ctx, IslError, type Set as IslSet } from 'isl-wasm';
+import { Ctx, IslError, IslQuotaError, type Set as IslSet } from 'isl-wasm';
 import type { Instruction, Value } from '../../ir';
 import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf, unknownsOf } from '../../passes/analysis/scev';
 import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
@@ -13,7 +13,7 @@ import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/s
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
 import { islIdentifier } from '../names';
 import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol, polyToString } from './poly';
-import { type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, polyToC, type ArrayDelinearization } from './index';
+import { type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, polyToC, defaultMaxOperations, type ArrayDelinearization } from './index';
 import type { ConditionStatus } from './validity';
 
 /** What the model takes for one base pointer (polyhedral/build.ts `ArrayShape`). */
@@ -183,9 +183,18 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
           tried,
         });
       }
-      const merged = mergeConditions(context, done, cName, eliminable);
-      const conditionIsl = merged.status === 'true' ? undefined : merged.condition.toStr();
-      return { shapes, arrays: reports, condition: merged.c, conditionIsl, status: merged.status };
+      const quota = options.maxOperations ?? defaultMaxOperations;
+      try {
+        const merge = (): ReturnType<typeof mergeConditions> => mergeConditions(context, done, cName, eliminable);
+        const merged = quota > 0 ? ctx.withMaxOperations(quota, merge) : merge();
+        const conditionIsl = merged.status === 'true' ? undefined : merged.condition.toStr();
+        return { shapes, arrays: reports, condition: merged.c, conditionIsl, status: merged.status };
+      } catch (e) {
+        if (!(e instanceof IslQuotaError)) throw e;
+        // Out of operations: the arrays' own conditions together, each simplified on its own (stronger, still sound).
+        const parts = reports.flatMap((r) => (r.shape && r.condition ? [`(${r.condition})`] : []));
+        return { shapes, arrays: reports, condition: parts.length ? parts.join(' && ') : undefined, conditionIsl: undefined, status: parts.length ? 'conditional' : 'true' };
+      }
     });
   } finally {
     ctx.dispose();
