@@ -2,6 +2,7 @@
 // accesses, context, assumptions) and `print<dependences>` (RAW/WAR/WAW and
 // the parallel loops). Like opt's `print<…>` passes they write to stderr and
 // change nothing. The registry lists `scopPasses`.
+import { TsoptError } from '../cli/errors';
 import type { Module } from '../ir';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { defaultMaxOperations } from '../polyhedral/build';
@@ -19,7 +20,7 @@ export function maxOperationsFrom(ctx: PassContext): number {
   const raw = ctx.options.get(maxOperationsOption.name);
   if (raw === undefined) return defaultMaxOperations;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${maxOperationsOption.name} wants a non-negative integer, not '${raw}'`);
+  if (!Number.isInteger(n) || n < 0) throw new TsoptError(`--${maxOperationsOption.name} wants a non-negative integer, not '${raw}'`);
   return n;
 }
 
