@@ -1,6 +1,6 @@
 // Small questions about values: is it a constant, which integer, are two constants equal.
 import { typesEqual } from './type';
-import type { Constant, GlobalValue, Value } from './types';
+import type { Constant, GlobalValue, Instruction, Opcode, Value } from './types';
 
 const constantKinds = new Set<string>([
   'const-int', 'const-fp', 'const-null', 'undef', 'poison', 'zeroinitializer', 'token-none',
@@ -68,4 +68,27 @@ export function linkageOf(g: GlobalValue): Linkage {
   const words = g.prefix.split(/\s+/);
   for (const l of linkages) if (words.includes(l)) return l;
   return 'external';
+}
+
+/** Whether `v` is an instruction with one of the given opcodes. */
+export function isInstruction(v: Value | undefined, ...opcodes: Opcode[]): v is Instruction {
+  return v !== undefined && v.kind === 'instruction' && (opcodes.length === 0 || opcodes.includes(v.opcode));
+}
+
+/**
+ * The numeric value of a float/double constant (decimal `1.500000e+00` or LLVM's hexadecimal
+ * double form `0x3FF8000000000000`, which LLVM also uses for float); undefined for other
+ * values and for half/bfloat/x86_fp80/fp128 literals.
+ */
+export function constantFPValue(v: Value): number | undefined {
+  if (v.kind !== 'const-fp') return undefined;
+  const t = v.text;
+  if (t.startsWith('0x')) {
+    const hex = t.slice(2);
+    if (!/^[0-9A-Fa-f]{16}$/.test(hex)) return undefined;
+    const buf = Buffer.from(hex, 'hex');
+    return buf.readDoubleBE(0);
+  }
+  const n = Number(t);
+  return Number.isNaN(n) ? undefined : n;
 }

@@ -3,6 +3,8 @@
 import * as path from 'node:path';
 import {
   addIncoming,
+  constantFPValue,
+  isInstruction,
   eraseInstructions,
   predecessorMap,
   constantsEqual,
@@ -437,6 +439,25 @@ define i64 @f() {
     expect(linkageOf(m.symbols.get('g')!)).toBe('internal');
     expect(linkageOf(m.symbols.get('h')!)).toBe('linkonce_odr');
     expect(linkageOf(fnOf(m, 'f'))).toBe('external');
+    expect(isInstruction(a, 'add', 'sub')).toBe(true);
+    expect(isInstruction(a, 'load')).toBe(false);
+  });
+
+  it('reads floating-point constants in both of LLVM\'s spellings', () => {
+    const m = parseModule(`
+define double @f(float %x) {
+  %a = fadd float %x, 0x3FB99999A0000000
+  %b = fpext float %a to double
+  %c = fmul double %b, -2.500000e-01
+  %d = fadd double %c, 0x7FF0000000000000
+  ret double %d
+}
+`);
+    const [a, , c, d] = fnOf(m, 'f').blocks[0]!.instructions;
+    expect(constantFPValue(a!.operands[1]!)).toBe(Math.fround(0.1));
+    expect(constantFPValue(c!.operands[1]!)).toBe(-0.25);
+    expect(constantFPValue(d!.operands[1]!)).toBe(Infinity);
+    expect(constantFPValue(constFP(doubleTy, 1 / 3))).toBe(1 / 3);
   });
 });
 
