@@ -57,6 +57,20 @@ describe('assumptions', () => {
   });
 });
 
+test('set_subarray (ICS\'15 Listing 4): the delinearized view is valid where every inner subscript stays in its dimension', () => {
+  const k = modelKernel('delin-set-subarray', { function: 'set_subarray' });
+  try {
+    const m = k.kernel.models[0]!;
+    expect(m.arrays.filter((a) => a.kind === 'array').map((a) => [a.name, a.shape, a.delinearized])).toEqual([['A', ['*', 'n1', 'n2'], true]]);
+    expect(m.assumptions.map((a) => a.kind)).toEqual(['delinearization']);
+    // A[i + o0][j + o1][k + o2] for j < s1, k < s2: needs 0 <= o1, o1 + s1 <= n1 (and the same for o2, n2).
+    const expected = m.ctx.set('[n1, n2, o1, o2, s1, s2] -> { : 0 <= o1 <= n1 - s1 and 0 <= o2 <= n2 - s2 }').intersectParams(m.context);
+    expect(m.assumedContext.isEqual(expected.intersect(m.context))).toBe(true);
+  } finally {
+    k.dispose();
+  }
+});
+
 describe('the isl operations quota', () => {
   test('past the quota each SCoP is dropped with a reason, quickly (each gets its own quota)', () => {
     const start = Date.now();
