@@ -9,7 +9,28 @@
 // source names (`ni`) or IR names (`p_0` for `%0`).
 //
 // Lifetimes: every isl object of a model is kept in the model's context
-// (`keep()`); `ScopModelSet.dispose()` frees the context and with it all of them.
+// (`keep()`); `FunctionScopModels.dispose()` frees the context and with it all of them.
+//
+// Exactness: the model is exact for parameter values in `assumedContext` (the
+// context, i.e. parameter types and the branches guarding the SCoP's entry, and
+// every assumption). Evaluate `runtimeCheck`/assumptions where the SCoP's entry
+// runs: they are simplified against those guards.
+//
+// For code generation from the model (issue 6):
+//   - build the AST from `scheduleTree` (isl_schedule_read_from_str; its domain is
+//     `domains`) or from `schedule` (the same order, as a map); the AST's user
+//     nodes name statements `Stmt_…` with one argument per counter i0..i(d-1);
+//   - statement S's instructions are its `block`'s, minus the terminator; counter
+//     i_k stands for S.loops[k] (a ScopLoop, whose `loop.header` holds the IV phis):
+//     rewrite every add recurrence {a,+,b}<L_k> the block uses as a + b * i_k (scalar
+//     evolution's `atIteration`), and every parameter from `Parameter.expression`;
+//   - scalar accesses ('value', 'phi' arrays) are SSA values in the original code:
+//     a value read in S comes from the statement that wrote it in the same
+//     iteration (RAW scalar dependences say which), and PHIs are rebuilt at the
+//     places their writes sit;
+//   - `dependences.parallelLoops` are the loops to mark `llvm.loop.parallel_accesses`
+//     (they carry no array dependence and no scalar flow);
+//   - the arrays' `value`s are the base pointers for alias scopes.
 import type { Ctx, Set as IslSet, Map as IslMap, UnionSet, UnionMap } from 'isl-wasm';
 import type { BasicBlock, Instruction, IrFunction, Value } from '../ir';
 import type { Scop, ScopLoop, ScopRejection, ScopScalarAccess } from '../passes/analysis/scop-detection-types';
