@@ -11,7 +11,7 @@ import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf, unknown
 import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
 import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
-import { islIdentifier } from '../names';
+import { debugValueNames, islIdentifier, sourceName } from '../names';
 import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol, polyToString } from './poly';
 import { type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, polyToC, defaultMaxOperations, type ArrayDelinearization } from './index';
 import type { ConditionStatus } from './validity';
@@ -86,7 +86,11 @@ export interface ScopDelinearizeOptions extends DelinearizeOptions {
 
 /** Delinearizes every base pointer of `scop` that has a polynomial access. */
 export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}): ScopDelinearization {
-  const params = new ParameterTable((u: ScevUnknown) => islIdentifier(u.name), () => true);
+  // Parameters are named as the model names them: source names from debug info, else IR names.
+  const fn = scop.entry.parent;
+  const debugNames = fn ? debugValueNames(fn, fn.parent) : new Map<Value, string>();
+  const params = new ParameterTable((u: ScevUnknown) => sourceName(u.value as Value, debugNames) ?? islIdentifier(u.name), () => true);
+  const arrayName = (base: Value, irName: string): string => sourceName(base, debugNames) ?? irName.replace(/^[%@]/, '');
   const facts: ContextFacts = { nonNegative: new Set(), definitions: new Map() };
   const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, facts.nonNegative));
   const wanted = scop.arrays.filter((a) => scop.statements.some((s) => s.accesses.some((x) => x.base === a.base && x.form === 'polynomial')));
@@ -120,7 +124,7 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
       } catch (e) {
         if (!(e instanceof IslError)) throw e;
         const failure = `isl: ${e.message}`;
-        const arrays = wanted.map((a) => ({ base: a.base, name: a.name.replace(/^[%@]/, ''), elementBytes: a.elementBytes, shape: undefined, method: undefined, accesses: [], subscripts: new Map(), condition: undefined, conditionIsl: undefined, failure, tried: [] }));
+        const arrays = wanted.map((a) => ({ base: a.base, name: arrayName(a.base, a.name), elementBytes: a.elementBytes, shape: undefined, method: undefined, accesses: [], subscripts: new Map(), condition: undefined, conditionIsl: undefined, failure, tried: [] }));
         return { shapes: new Map(), arrays, condition: undefined, conditionIsl: undefined, status: 'true' as const };
       }
       const shapes = new Map<Value, ModelArrayShape>();
@@ -137,7 +141,7 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
             else accesses.push({ tag: { instruction: acc.instruction, statement: k, kind: acc.kind }, offset, domain: domains[k]!, definitions: info.definitions });
           }
         });
-        const base = { base: array.base, name: array.name.replace(/^[%@]/, ''), elementBytes: array.elementBytes, subscripts: new Map<Instruction, readonly string[]>() };
+        const base = { base: array.base, name: arrayName(array.base, array.name), elementBytes: array.elementBytes, subscripts: new Map<Instruction, readonly string[]>() };
         if (broken !== undefined) {
           reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
           continue;

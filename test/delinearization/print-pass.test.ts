@@ -20,3 +20,12 @@ test('a bad option value is refused with a one-line error', () => {
   expect(r.status).toBe(1);
   expect(r.stderr).toMatch(/delinearize-max-shift wants a non-negative integer/);
 });
+
+test('with -g instead of value names, arrays and parameters keep their source names', () => {
+  const bitcode = compileToIr(path.join(kernelsDir, 'delin-set-subarray.c'), ['-O3', '-fno-vectorize', '-fno-slp-vectorize', '-g', `-I${kernelsDir}`]);
+  const r = tsopt(['--passes=print<delinearization>', '-o', '/dev/null'], bitcode);
+  const lines = r.stderr.split('\n').map((l) => l.trim());
+  expect(lines.some((l) => /^SCoP at \S*delin-set-subarray\.c:25$/.test(l))).toBe(true);
+  expect(lines).toContain('A: shape [*][n1][n2] (§3.1), 8 bytes');
+  expect(lines).toContain('condition: o2 >= 0 && n2 >= s2 + o2 && o1 >= 0 && n1 >= s1 + o1');
+});
