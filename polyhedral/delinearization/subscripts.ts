@@ -57,12 +57,13 @@ export interface SubscriptPiece {
 
 /**
  * The candidate pieces of an access: the plain division (all t = 0) and, for the
- * dimensions that need it, every t in [-k, k] whose shifted subscripts stay affine
- * (t·d_i is affine only for sizes of one parameter or a constant).
+ * dimensions that need it, every t in [-k, k]. A shift by a size that is a product
+ * of parameters (t·n·m) has no counter in it: isl and the model read the product
+ * as a parameter of its own.
  */
 export function subscriptPieces(divided: DividedOffset, sizes: readonly DimensionSize[], k: number): SubscriptPiece[] {
-  const choices = sizes.map((d, i) => {
-    if (!divided.needsPieces[i] || d.monomial.length > 1) return [0n];
+  const choices = sizes.map((_, i) => {
+    if (!divided.needsPieces[i]) return [0n];
     const ts: bigint[] = [0n];
     for (let t = 1; t <= k; t++) ts.push(BigInt(-t), BigInt(t));
     return ts;

@@ -233,6 +233,15 @@ describe('a size that is a product of parameters (§3.1 with one inner dimension
     expect(subscriptsOf(r)).toEqual({ A: '[i][j]' });
     expect(r.conditionC).toBe('m * n >= 10');
   });
+
+  test('§3.3 with a product size: B[0][n*m - 1] is not B[1][-1]', () => {
+    const r = ok(run({
+      params: 'n, m',
+      accesses: [['A', 'i, j', '0 <= i < 5 and 0 <= j < 10', 'i*n*m + j'], ['B', 'i', '0 <= i < 5', 'n*m - 1']],
+    }).result);
+    expect(subscriptsOf(r)).toEqual({ A: '[i][j]', B: '[0][m * n - 1]' });
+    expect(r.conditionC).toBe('m * n >= 10');
+  });
 });
 
 describe('conditions as C', () => {
