@@ -15,10 +15,10 @@ export function tsopt(args: readonly string[], input?: Buffer | string, cwd?: st
   return run(process.execPath, [tsoptBin, ...args], input, cwd);
 }
 
-/** The same, asynchronously, so several runs can share the two cores. */
-export function tsoptAsync(args: readonly string[], input?: Buffer): Promise<ToolResult> {
+/** Any program, asynchronously (never rejecting on a non-zero exit), so runs can share the two cores. */
+export function runAsync(cmd: string, args: readonly string[], input?: Buffer): Promise<ToolResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsoptBin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -27,9 +27,14 @@ export function tsoptAsync(args: readonly string[], input?: Buffer): Promise<Too
     child.on('close', (status, signal) =>
       resolve({ status, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() }),
     );
-    child.stdin.on('error', () => undefined); // tsopt may reject the input before reading it all
+    child.stdin.on('error', () => undefined); // the program may stop reading early (tsopt on bad input)
     child.stdin.end(input);
   });
+}
+
+/** `tsopt ARGS`, asynchronously. */
+export function tsoptAsync(args: readonly string[], input?: Buffer): Promise<ToolResult> {
+  return runAsync(process.execPath, [tsoptBin, ...args], input);
 }
 
 /** Runs `jobs` with at most `width` at a time, keeping their order in the result. */
