@@ -772,15 +772,20 @@ class Parser {
       }
       case Tok.Int: {
         const text = lex.tokenText;
+        const at = lex.start;
         lex.next();
-        if (type.kind !== 'int') throw lex.error('integer constant for a non-integer type');
+        if (type.kind !== 'int') throw lex.error('integer constant for a non-integer type', at);
         return constInt(type, BigInt(text));
       }
       case Tok.Float: {
         const text = lex.tokenText;
+        const at = lex.start;
         lex.next();
-        if (type.kind === 'int') return constInt(type, BigInt.asIntN(type.bits, BigInt(text)));
-        if (type.kind !== 'float') throw lex.error('floating-point constant for a non-FP type');
+        if (type.kind === 'int') {
+          if (!/^0x[0-9A-Fa-f]+$/.test(text)) throw lex.error('floating-point constant for an integer type', at);
+          return constInt(type, BigInt.asIntN(type.bits, BigInt(text)));
+        }
+        if (type.kind !== 'float') throw lex.error('floating-point constant for a non-FP type', at);
         return constFPText(type, text);
       }
       case Tok.CString: {
