@@ -487,9 +487,24 @@ describe('names', () => {
 });
 
 describe('debug locations and parse errors', () => {
+  const debugLoopsText = (): string =>
+    compileToIr(path.join(__dirname, 'fixtures', 'debug_loops.c'), ['-O3', '-g'], true).toString();
+  let text = '';
+  beforeAll(() => {
+    text = debugLoopsText();
+  });
+
+  it('clones a function with debug info into one LLVM verifies (debug info dropped from the copy)', () => {
+    const m = parseModule(text, 'debug_loops.ll');
+    const copy = cloneFunction(fnOf(m, 'gemm'), 'gemm.copy');
+    expect(copy.metadata.some((md) => md.name === 'dbg')).toBe(false);
+    expect(fnOf(m, 'gemm').metadata.some((md) => md.name === 'dbg')).toBe(true);
+    expectConsistentUseLists(m);
+    expectVerifies(m);
+  });
+
   it('resolves !dbg to the file and line of the C source', () => {
-    const src = path.join(__dirname, 'fixtures', 'debug_loops.c');
-    const m = parseModule(compileToIr(src, ['-O3', '-g'], true).toString(), 'debug_loops.ll');
+    const m = parseModule(text, 'debug_loops.ll');
     const gemm = fnOf(m, 'gemm');
     const fmuls = gemm.blocks.flatMap((bl) => bl.instructions).filter((ins) => ins.opcode === 'fmul');
     expect(fmuls.length).toBeGreaterThan(0);
