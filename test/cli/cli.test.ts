@@ -148,3 +148,21 @@ describe('logs and reports', () => {
     expect(lines).toContain('post pipeline: off');
   });
 });
+
+describe('output files', () => {
+  test('-o /dev/null writes to the device instead of replacing it', () => {
+    const r = tsopt([input, '--no-post', '-o', '/dev/null']);
+    expect(r.status).toBe(0);
+    expect(fs.statSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  test('overwriting an existing output keeps its permissions and leaves no temporary file', () => {
+    const out = path.join(dir, 'existing.bc');
+    fs.writeFileSync(out, 'old');
+    fs.chmodSync(out, 0o640);
+    expect(tsopt([input, '--no-post', '-o', out]).status).toBe(0);
+    expect(fs.statSync(out).mode & 0o777).toBe(0o640);
+    expect(fs.readFileSync(out).subarray(0, 2).toString()).toBe('BC');
+    expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+});
