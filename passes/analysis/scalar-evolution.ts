@@ -199,6 +199,14 @@ export class ScalarEvolution {
         return c === undefined || c < 0n || c >= BigInt(bits) ? this.unknownFor(i) : ctx.udiv(op(0), ctx.constant(1n << c, bits));
       }
       case 'udiv': return ctx.udiv(op(0), op(1));
+      case 'urem': {
+        // x urem c = x - c * (x /u c), as LLVM writes it.
+        const c = op(1);
+        if (c.kind !== ScevKind.Constant || c.value <= 0n) return this.unknownFor(i);
+        const x = op(0);
+        return ctx.add([x, ctx.negate(ctx.mul([c, ctx.udiv(x, c)]))]);
+      }
+      case 'select': return this.selectMinMax(i) ?? this.unknownFor(i);
       case 'ashr': {
         // `ashr (x << c) + k << c, c` (sign-extension in a register): sext(trunc(x + k)).
         const c = constantValue(op(1));
@@ -208,6 +216,11 @@ export class ScalarEvolution {
         const divided = exactDivide(ctx, x, 1n << c);
         if (divided.kind === ScevKind.UDiv) return this.unknownFor(i);
         return ctx.signExtend(ctx.truncate(divided, narrow), bits);
+      }
+      case 'xor': {
+        // xor x, -1 is -1 - x.
+        const c = constantValue(op(1));
+        return c === -1n ? ctx.minus(ctx.constant(-1n, bits), op(0)) : this.unknownFor(i);
       }
       case 'or': {
         // Disjoint bits: `or %x, c` with c below x's known trailing zeros is an add.
@@ -246,6 +259,36 @@ export class ScalarEvolution {
       case 'phi': return this.phi(i);
       default: return this.unknownFor(i);
     }
+  }
+
+  /** `select (icmp pred a, b), a, b` and its mirror images are max/min (LLVM's createNodeForSelect). */
+  private selectMinMax(i: Instruction): Scev | undefined {
+    const [cond, t, f] = i.operands as [Value, Value, Value];
+    if (cond.kind !== 'instruction' || cond.opcode !== 'icmp' || cond.operands[0]!.type.kind !== 'int') return undefined;
+    const ctx = this.ctx;
+    const a = this.getScev(cond.operands[0]!);
+    const b = this.getScev(cond.operands[1]!);
+    const tv = this.getScev(t);
+    const fv = this.getScev(f);
+    if (a.bits !== tv.bits) return undefined;
+    const pred = cond.predicate as IntPredicate;
+    // x == 0 ? 1 : x (and x != 0 ? x : 1) is umax(1, x).
+    const zero = b.kind === ScevKind.Constant && b.value === 0n;
+    const one = (v: Scev): boolean => v.kind === ScevKind.Constant && v.value === 1n;
+    if (zero && ((pred === 'eq' && one(tv) && fv === a) || (pred === 'ne' && tv === a && one(fv)))) {
+      return ctx.umax(ctx.constant(1n, a.bits), a);
+    }
+    const greater = pred === 'sgt' || pred === 'sge' || pred === 'ugt' || pred === 'uge';
+    const less = pred === 'slt' || pred === 'sle' || pred === 'ult' || pred === 'ule';
+    if (!greater && !less) return undefined;
+    const signed = pred[0] === 's';
+    // (a > b ? a : b) is max; (a > b ? b : a) is min; the reverse for <.
+    let pickMax: boolean;
+    if (tv === a && fv === b) pickMax = greater;
+    else if (tv === b && fv === a) pickMax = less;
+    else return undefined;
+    const kind = pickMax ? (signed ? ScevKind.SMax : ScevKind.UMax) : (signed ? ScevKind.SMin : ScevKind.UMin);
+    return ctx.minmax(kind, [a, b]);
   }
 
   /** Base plus scaled indices; `inbounds` makes the offset arithmetic nsw (as LLVM does). */
