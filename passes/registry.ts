@@ -5,8 +5,9 @@ import { delinearizationPasses } from './delinearize';
 import type { ModulePass } from './pass';
 import { scopPasses } from './scop-passes';
 import { verifyPass } from './verify';
+import { versioningPass } from './versioning';
 
-const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses];
+const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, versioningPass];
 
 function byName(passes: readonly ModulePass[]): ReadonlyMap<string, ModulePass> {
   const map = new Map<string, ModulePass>();

@@ -1,0 +1,95 @@
+// Copies one statement instance into the fast path (Polly's BlockGenerator): the statement's
+// side effects (stores) and, on demand, the operand trees they need, with
+//   - values defined before the SCoP used as they are,
+//   - instructions of the statement's block cloned with remapped operands,
+//   - PHIs (induction variables) rebuilt from their scalar evolution over the new
+//     induction variables,
+//   - pure instructions of other SCoP blocks (address arithmetic) cloned in place.
+// Anything else crossing statements (a load or a non-synthesizable PHI of another block)
+// is a scalar dependence this generator does not handle: it throws `UnsupportedCodeError`
+// and the caller leaves the SCoP as it was.
+import {
+  IrBuilder, callIsReadNone, cloneInstruction, setOperand, type BasicBlock, type Instruction, type Module, type Value,
+} from '../../ir';
+import type { ScalarEvolution } from '../analysis/scalar-evolution';
+import type { ScevLoop } from '../analysis/scev';
+import { ScevExpander, NotExpandableError } from './scev-expander';
+
+export class UnsupportedCodeError extends Error {}
+
+const TRAPPING = new Set(['udiv', 'sdiv', 'urem', 'srem']);
+/** Calls that only inform the optimizer: dropped from the copy. */
+const IGNORED_INTRINSICS = /^llvm\.(dbg\.|lifetime\.|assume$|experimental\.noalias\.scope\.decl$)/;
+
+export interface StatementCopyContext {
+  readonly module: Module;
+  readonly se: ScalarEvolution;
+  readonly regionBlocks: ReadonlySet<BasicBlock>;
+  /** Called on every copied load and store with its original, to attach metadata. */
+  decorate(copy: Instruction, original: Instruction): void;
+}
+
+export function copyStatement(
+  cx: StatementCopyContext,
+  block: BasicBlock,
+  iterations: ReadonlyMap<ScevLoop, Value>,
+  b: IrBuilder,
+): void {
+  const map = new Map<Value, Value>();
+  const inRegion = (v: Value): v is Instruction => v.kind === 'instruction' && v.parent !== undefined && cx.regionBlocks.has(v.parent);
+  const expander = new ScevExpander(b, {
+    iterationOf: (loop) => iterations.get(loop),
+    isAvailable: (v) => !inRegion(v),
+  });
+
+  const newValue = (v: Value): Value => {
+    if (!inRegion(v)) return v;
+    const known = map.get(v);
+    if (known) return known;
+    let result: Value;
+    if (v.opcode === 'phi') {
+      if (v.type.kind !== 'int') throw new UnsupportedCodeError(`the PHI ${cx.se.nameOf(v)} is not an integer induction variable`);
+      try {
+        result = expander.wrapped(cx.se.getScev(v));
+      } catch (e) {
+        if (e instanceof NotExpandableError) throw new UnsupportedCodeError(`the PHI ${cx.se.nameOf(v)} is a scalar dependence: ${e.message}`);
+        throw e;
+      }
+    } else if (v.parent !== block && (v.opcode === 'load' || v.opcode === 'call' || TRAPPING.has(v.opcode))) {
+      throw new UnsupportedCodeError(`${cx.se.nameOf(v)} (${v.opcode}) crosses statements`);
+    } else {
+      result = copy(v);
+    }
+    map.set(v, result);
+    return result;
+  };
+
+  const copy = (inst: Instruction): Instruction => {
+    const c = cloneInstruction(inst);
+    c.metadata = c.metadata.filter((m) => m.name !== 'llvm.loop' && m.name !== 'llvm.access.group');
+    for (let k = 0; k < inst.operands.length; k++) {
+      const op = inst.operands[k]!;
+      const mapped = newValue(op);
+      if (mapped !== op) setOperand(c, k, mapped);
+    }
+    b.insert(c, inst.name);
+    if (inst.opcode === 'load' || inst.opcode === 'store') cx.decorate(c, inst);
+    return c;
+  };
+
+  // Program order, loads included: a load must not move past a store of the same statement.
+  for (const inst of block.instructions) {
+    if (inst.opcode === 'phi' || inst.opcode === 'br' || inst.opcode === 'switch' || map.has(inst)) continue;
+    if (inst.opcode === 'call') {
+      const callee = inst.operands[0];
+      const name = callee && callee.kind === 'function' ? callee.name : '';
+      if (IGNORED_INTRINSICS.test(name)) continue;
+      if (!callIsReadNone(inst, cx.module)) throw new UnsupportedCodeError(`a call with side effects (${name || 'indirect'})`);
+    }
+    if (inst.atomic || inst.opcode === 'fence' || inst.opcode === 'atomicrmw' || inst.opcode === 'cmpxchg') {
+      throw new UnsupportedCodeError(`an atomic operation (${inst.opcode})`);
+    }
+    if (inst.opcode === 'ret' || inst.opcode === 'unreachable' || inst.opcode === 'invoke') throw new UnsupportedCodeError(`a ${inst.opcode} in a statement`);
+    map.set(inst, copy(inst));
+  }
+}

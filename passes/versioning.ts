@@ -1,0 +1,316 @@
+// `versioning`: every SCoP becomes `if (run-time check) fast path else original`.
+//
+//   pred ──► tsopt.check ──(check holds)──► fast path (from the model's isl AST) ──┐
+//                 └──────(otherwise)──────► original SCoP (untouched) ────────────┴─► exit
+//
+// The check is the conjunction of the alias checks and the model's assumptions
+// (runtime-checks/), computed in i128. The fast path is generated from the isl AST of
+// the SCoP's schedule (passes/codegen/): loops, conditions, and each statement's
+// instructions with operands remapped to the new induction variables. It carries alias
+// scopes for the distinct arrays and `llvm.loop.parallel_accesses` on loops the model
+// shows carry no dependence, so opt-14's vectorizers can make SIMD code of it.
+// A SCoP is left as it was, with a `missed` remark saying why, when: isl exceeds its
+// operations quota; the check would compare too many pairs; the model has scalar
+// dependences between statements (not handled yet: issue 7's DeLICM removes most); a value
+// computed in the SCoP is used after it; its entry has several predecessors outside it.
+import { AstBuild, IslError, IslQuotaError, readAstNode, type AstNodeTree } from 'isl-wasm';
+import {
+  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, insertBlock, intType, predecessors, replacePhiIncomingBlock,
+  setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value, constantsEqual,
+} from '../ir';
+import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
+import type { ScevLoop } from './analysis/scev';
+import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
+import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { conjunction } from './report';
+import { AstExprEmitter } from './codegen/ast-expr';
+import { AstToIr, statementCalls } from './codegen/ast-to-ir';
+import { copyStatement, UnsupportedCodeError } from './codegen/block-generator';
+import { MetadataTable } from './codegen/metadata';
+import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
+import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
+import { emitParts } from '../runtime-checks/emit';
+import { RtcStats } from '../runtime-checks/stats';
+import type { ModulePass, PassContext, PassOption } from './pass';
+import { maxOperationsFrom, maxOperationsOption } from './scop-passes';
+
+export const rtcStatsOption: PassOption = {
+  name: 'rtc-stats',
+  description: 'make the program count, per SCoP, fast and slow runs and which check part failed, printed at exit to stderr (or to the file $TSOPT_RTC_STATS)',
+};
+export const maxAliasPairsOption: PassOption = {
+  name: 'rtc-max-alias-pairs',
+  description: 'at most this many pairs of arrays compared in one run-time check; a SCoP needing more keeps no fast path (default 32)',
+};
+export const codegenMaxOperationsOption: PassOption = {
+  name: 'codegen-max-operations',
+  description: 'isl operations allowed per SCoP for the check and the AST (default 2000000, 0 = no limit)',
+};
+
+/** What versioning did to one SCoP (the report's per-SCoP fields). */
+export interface VersionedScop {
+  readonly function: string;
+  readonly location: string;
+  /** The combined check as a C expression ('1': always true). */
+  readonly runtimeCheck: string;
+  readonly parts: readonly { readonly label: string; readonly c: string }[];
+  /** Instructions added to the function. */
+  readonly codeGrowth: number;
+  readonly parallelLoops: number;
+}
+
+class NotVersioned extends Error {}
+
+function optionNumber(ctx: PassContext, o: PassOption, dflt: number): number {
+  const raw = ctx.options.get(o.name);
+  if (raw === undefined) return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${o.name} wants a non-negative integer, not '${raw}'`);
+  return n;
+}
+
+function instructionCount(fn: IrFunction): number {
+  return fn.blocks.reduce((n, b) => n + b.instructions.length, 0);
+}
+
+/** Why the region cannot be wired as `if (check) fast else original`, or undefined. */
+function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): string | undefined {
+  const { scop } = model;
+  if (!scop.exit) return 'the SCoP runs to the function\'s return';
+  const outside = predecessors(scop.entry).filter((p) => !region.has(p));
+  if (outside.length !== 1) return `its entry has ${outside.length} predecessors outside it`;
+  for (const block of region) {
+    for (const inst of block.instructions) {
+      for (const use of inst.uses) {
+        const user = use.user as Instruction;
+        if (user.kind === 'instruction' && user.parent && !region.has(user.parent)) return `${inst.name ? '%' + inst.name : 'a value'} (${inst.opcode}) computed in the SCoP is used after it`;
+      }
+    }
+  }
+  const scalars = model.arrays.filter((a) => a.kind !== 'array');
+  if (scalars.length > 0) return `scalar dependences between statements (${scalars.map((a) => a.name).join(', ')}) are not handled by code generation yet`;
+  return undefined;
+}
+
+/** Loops of the AST that run the iterations of model loops carrying no dependence. */
+function parallelAstLoops(ast: AstNodeTree, model: ScopModel): Set<AstNodeTree> {
+  const parallel = new Set(model.dependences.parallelLoops);
+  const byName = new Map(model.statements.map((s) => [s.name, s] as const));
+  const out = new Set<AstNodeTree>();
+  const visit = (n: AstNodeTree): void => {
+    if (n.kind === 'for') {
+      const it = n.iterator.kind === 'id' ? n.iterator.name : '';
+      const calls = statementCalls(n.body);
+      const ok = calls.length > 0 && calls.every((c) => {
+        const st = byName.get(c.name);
+        const m = c.args.findIndex((a) => a.kind === 'id' && a.name === it);
+        return st !== undefined && m >= 0 && parallel.has(st.loops[m]!);
+      });
+      if (ok) out.add(n);
+      visit(n.body);
+    } else if (n.kind === 'block') n.children.forEach(visit);
+    else if (n.kind === 'if') {
+      visit(n.then);
+      if (n.else) visit(n.else);
+    } else if (n.kind === 'mark') visit(n.node);
+  };
+  visit(ast);
+  return out;
+}
+
+interface VersioningOptions {
+  readonly maxOperations: number;
+  readonly maxAliasPairs: number;
+  readonly stats: RtcStats | undefined;
+}
+
+function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: ScalarEvolution, index: number, o: VersioningOptions, ctx: PassContext): VersionedScop {
+  const region = new Set(model.scop.blocks);
+  const problem = wiringProblem(model, region);
+  if (problem) throw new NotVersioned(problem);
+  const isl = model.ctx;
+  let parts: CheckPart[];
+  let ast: AstNodeTree;
+  try {
+    [parts, ast] = isl.withMaxOperations(o.maxOperations, () =>
+      isl.scope(() => {
+        const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
+        // { Stmt_S[i...] -> [t0, ..., t2D] } restricted to the domains: the original order.
+        const schedule = model.schedule.intersectDomain(model.domains);
+        const tree = readAstNode(AstBuild.fromContext(model.context).nodeFromScheduleMap(schedule));
+        return [p, tree] as const;
+      }),
+    );
+  } catch (e) {
+    if (e instanceof IslQuotaError) throw new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);
+    if (e instanceof CheckTooLargeError) throw new NotVersioned(e.message);
+    if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
+    throw e;
+  }
+
+  const before = instructionCount(fn);
+  const entry = model.scop.entry;
+  const exit = model.scop.exit!;
+  const pred = predecessors(entry).find((p) => !region.has(p))!;
+  const prefix = `tsopt.scop${index}`;
+  const check = insertBlock(fn, createBlock(`${prefix}.check`), fn.blocks.indexOf(entry));
+  const fastEntry = insertBlock(fn, createBlock(`${prefix}.fast`), fn.blocks.indexOf(entry));
+  const made: BasicBlock[] = [check, fastEntry];
+  const b = new IrBuilder(check);
+  const inCheck = new ScevExpander(b, {
+    iterationOf: () => undefined,
+    isAvailable: (v) => !(v.kind === 'instruction' && v.parent !== undefined && region.has(v.parent)),
+  });
+  try {
+    // Parameters: exact values in i128 for the check, truncated to i64 for the fast path
+    // (the parameter-range part of the check makes that exact).
+    const exact = new Map<string, Value>();
+    for (const p of model.parameters) exact.set(p.name, inCheck.exact(p.expression));
+    const lookup128 = (name: string): Value => {
+      const v = exact.get(name);
+      if (!v) throw new UnsupportedCodeError(`the AST names '${name}', not a parameter`);
+      return v;
+    };
+    const e128 = new AstExprEmitter(b, 128, lookup128);
+    const emitted = emitParts(parts, b, e128, inCheck);
+    // Parameters and loop bounds in i64 on the fast path: parameters must be well inside i64.
+    const range: Value[] = [];
+    const limit = 1n << 60n;
+    for (const p of model.parameters) {
+      if (p.bits < 60 && p.expression.kind === 12 /* Unknown */) continue;
+      const v = exact.get(p.name)!;
+      range.push(b.and(b.icmp('sge', v, constInt(intType(128), -limit)), b.icmp('sle', v, constInt(intType(128), limit))));
+    }
+    const all = [...emitted];
+    if (range.length > 0) {
+      all.push({ label: 'parameter-range', c: model.parameters.filter((p) => !(p.bits < 60 && p.expression.kind === 12)).map((p) => `-2^60 <= ${p.c} && ${p.c} <= 2^60`).join(' && '), value: range.reduce((x, y) => b.and(x, y)) });
+    }
+    const cond = all.length === 0 ? constInt(intType(1), 1) : all.map((x) => x.value).reduce((x, y) => b.and(x, y));
+    o.stats?.instrument(b, fn, model.location, index, cond, all);
+    const params64 = new Map<string, Value>();
+    const lookup64 = (name: string): Value => {
+      let v = params64.get(name);
+      if (!v) {
+        v = b.trunc(lookup128(name), intType(64));
+        params64.set(name, v);
+      }
+      return v;
+    };
+    // Parameters for the fast path are computed in the check block (it dominates the fast path).
+    for (const p of model.parameters) lookup64(p.name);
+
+    // The fast path.
+    const md = new MetadataTable(module);
+    const arrays = model.arrays.filter((a) => a.kind === 'array');
+    const scopes = md.scopes(`tsopt ${fn.name} ${model.location}`, arrays.map((a) => a.name));
+    const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
+    const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
+    for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
+    const parallel = parallelAstLoops(ast, model);
+    const groups = new Map<AstNodeTree, string>();
+    for (const n of parallel) groups.set(n, md.accessGroup());
+    const byName = new Map<string, ScopStatementModel>(model.statements.map((s) => [s.name, s] as const));
+    let enclosingGroups: string[] = [];
+    const fb = new IrBuilder(fastEntry);
+    const gen = new AstToIr(fb, {
+      parameter: lookup64,
+      statement: (name, args, builder, enclosing) => {
+        const st = byName.get(name);
+        if (!st) throw new UnsupportedCodeError(`the AST names an unknown statement ${name}`);
+        const iterations = new Map<ScevLoop, Value>(st.loops.map((l, k) => [l.loop, args[k]!] as const));
+        enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
+        copyStatement({
+          module, se, regionBlocks: region,
+          decorate: (copy, original) => {
+            const array = arrayOfInst.get(original);
+            if (!array) return;
+            copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!]) });
+            const others = arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!);
+            if (others.length > 0) copy.metadata.push({ name: 'noalias', ref: md.list(others) });
+            if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
+            else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
+          },
+        }, st.block, iterations, builder);
+      },
+      loop: (loop) => {
+        const g = groups.get(loop.node);
+        if (g) loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.parallelLoop(g, loop.innermost) });
+      },
+    }, prefix);
+    made.push(...gen.blocks);
+    gen.generate(ast);
+    const fastEnd = fb.insertBlock!;
+    fb.br(exit);
+    for (const inst of exit.instructions) {
+      if (inst.opcode !== 'phi') break;
+      const incoming = inst.operands.filter((_, k) => region.has(inst.incomingBlocks![k]!));
+      const v = incoming[0]!;
+      if (!incoming.every((x) => x === v || constantsEqual(x, v))) throw new UnsupportedCodeError('the SCoP leaves different values to a PHI after it');
+      addIncoming(inst, v, fastEnd);
+    }
+    // Wire: pred → check → (fast | original).
+    b.positionAtEnd(check).condBr(cond, fastEntry, entry);
+    const t = terminator(pred)!;
+    t.operands.forEach((op, k) => {
+      if (op === entry) setOperand(t, k, check);
+    });
+    replacePhiIncomingBlock(entry, pred, check);
+    const growth = instructionCount(fn) - before;
+    const runtimeCheck = conjunction(all.map((x) => x.c));
+    ctx.log.debug({ function: fn.name, scop: model.location, runtimeCheck }, 'versioned');
+    return {
+      function: fn.name, location: model.location, runtimeCheck,
+      parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size,
+    };
+  } catch (e) {
+    undo(made);
+    if (e instanceof UnsupportedCodeError || e instanceof NotExpandableError) throw new NotVersioned(e.message);
+    throw e;
+  }
+}
+
+/** Removes blocks made for a SCoP whose fast path could not be generated. */
+function undo(blocks: readonly BasicBlock[]): void {
+  for (const block of blocks) for (const inst of block.instructions) dropAllOperands(inst);
+  for (const block of blocks) if (block.parent) eraseBlock(block);
+}
+
+export const versioningPass: ModulePass = {
+  name: 'versioning',
+  description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original',
+  options: [maxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption],
+  run(module: Module, ctx: PassContext) {
+    const analysis = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
+    const wantStats = ctx.options.has(rtcStatsOption.name) && ctx.options.get(rtcStatsOption.name) !== 'false';
+    const o: VersioningOptions = {
+      maxOperations: optionNumber(ctx, codegenMaxOperationsOption, 2_000_000),
+      maxAliasPairs: optionNumber(ctx, maxAliasPairsOption, 32),
+      stats: wantStats ? new RtcStats(module) : undefined,
+    };
+    let index = 0;
+    let changed = false;
+    const functions = module.functions.filter((f) => !f.isDeclaration);
+    for (const fn of functions) {
+      const models = ctx.am.get(analysis, fn);
+      const se = ctx.am.get(scalarEvolutionAnalysis, fn);
+      for (const model of models.models) {
+        const k = index++;
+        try {
+          const v = versionScop(module, fn, model, se, k, o, ctx);
+          changed = true;
+          ctx.stats.set('versioned', (ctx.stats.get('versioned') ?? 0) + 1);
+          ctx.remarks.push({
+            pass: 'versioning', kind: 'applied', function: fn.name, location: model.location,
+            message: `fast path under run-time check: ${v.runtimeCheck}; parts: ${v.parts.map((p) => p.label).join(', ') || '(none)'}; code growth: ${v.codeGrowth} instructions; parallel loops: ${v.parallelLoops}`,
+          });
+        } catch (e) {
+          if (!(e instanceof NotVersioned)) throw e;
+          ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
+          ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location: model.location, message: `SCoP left as it was: ${e.message}` });
+        }
+      }
+    }
+    o.stats?.finish();
+    return changed || o.stats ? 'none' : 'all';
+  },
+};

@@ -1,0 +1,97 @@
+// `--rtc-stats`: run-time telemetry of the checks. Each versioned SCoP gets a counter array
+//   @tsopt.rtc.N = [fast runs, slow runs, failures of part 1, failures of part 2, ...]
+// counted up (without branches) in its check block, and a destructor registered in
+// @llvm.global_dtors prints one line per SCoP at exit:
+//   tsopt-rtc: kernel_gemm gemm.c:20 scop0: fast=1 slow=0 alias(C,A)=0 ...
+// to stderr, or appends it to the file named by $TSOPT_RTC_STATS. Only libc's getenv, open
+// and dprintf are used, so the program needs nothing else at link time.
+import {
+  IrBuilder, addGlobalVariable, arrayOf, constAggregate, constInt, constNull, constString, createBlock, createFunction,
+  functionType, getOrInsertFunction, i8, insertBlock, intType, literalStruct, pointerTo, setInitializer, voidType, zeroInitializer,
+  type GlobalVariable, type IrFunction, type Module, type Value, getGlobalVariable,
+} from '../ir';
+
+const i32 = intType(32);
+const i64 = intType(64);
+const i8p = pointerTo(i8);
+
+interface Counted {
+  readonly counters: GlobalVariable;
+  readonly line: string;
+  readonly n: number;
+}
+
+/** C-string text as LLVM prints it in `c"…"`. */
+function cText(s: string): string {
+  return [...Buffer.from(s + '\0', 'utf8')].map((c) => (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? String.fromCharCode(c) : `\\${c.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+}
+
+export class RtcStats {
+  private readonly scops: Counted[] = [];
+
+  constructor(readonly m: Module) {}
+
+  private stringConstant(s: string): Value {
+    const bytes = Buffer.byteLength(s, 'utf8') + 1;
+    const t = arrayOf(i8, bytes);
+    const g = addGlobalVariable(this.m, '.tsopt.rtc.str', t, { prefix: 'private unnamed_addr', constant: true, suffix: ', align 1' });
+    setInitializer(g, constString(t, cText(s)));
+    return g;
+  }
+
+  /** Counts this run of the check at the builder's position (the check block, before its branch). */
+  instrument(b: IrBuilder, fn: IrFunction, location: string, index: number, cond: Value, parts: readonly { label: string; value: Value }[]): void {
+    const n = 2 + parts.length;
+    const t = arrayOf(i64, n);
+    const counters = addGlobalVariable(this.m, `tsopt.rtc.${index}`, t, { prefix: 'internal', suffix: ', align 8' });
+    setInitializer(counters, zeroInitializer(t));
+    const bump = (k: number, by: Value) => {
+      const p = b.gep(t, counters, [constInt(i64, 0), constInt(i64, k)]);
+      b.store(b.add(b.load(i64, p, undefined, 8), b.zext(by, i64)), p, 8);
+    };
+    const not = (v: Value) => b.binary('xor', v, constInt(intType(1), 1));
+    bump(0, cond);
+    bump(1, not(cond));
+    parts.forEach((part, k) => bump(2 + k, not(part.value)));
+    const fields = ['fast=%llu', 'slow=%llu', ...parts.map((p) => `${p.label.replace(/%/g, '%%').replace(/\s+/g, '')}-failed=%llu`)];
+    this.scops.push({ counters, n, line: `tsopt-rtc: ${fn.name} ${location.replace(/%/g, '%%')} scop${index}: ${fields.join(' ')}\n` });
+  }
+
+  /** Adds the destructor that prints the counters (nothing when no SCoP was instrumented). */
+  finish(): void {
+    if (this.scops.length === 0) return;
+    const m = this.m;
+    if (getGlobalVariable(m, 'llvm.global_dtors')) throw new Error('--rtc-stats: the module already has destructors (not supported yet)');
+    const getenv = getOrInsertFunction(m, 'getenv', functionType(i8p, [i8p]));
+    const open = getOrInsertFunction(m, 'open', functionType(i32, [i8p, i32], true));
+    const dprintf = getOrInsertFunction(m, 'dprintf', functionType(i32, [i32, i8p], true));
+    const fn = createFunction(m, 'tsopt.rtc.report', functionType(voidType, []));
+    fn.prefix = 'internal';
+    m.functions.push(fn);
+    m.symbols.set(fn.name, fn);
+    const entry = insertBlock(fn, createBlock('entry'));
+    const opening = insertBlock(fn, createBlock('open'));
+    const print = insertBlock(fn, createBlock('print'));
+    const b = new IrBuilder(entry);
+    const str = (s: string) => b.gep(arrayOf(i8, Buffer.byteLength(s, 'utf8') + 1), this.stringConstant(s), [constInt(i64, 0), constInt(i64, 0)]);
+    const path = b.call(getenv, [str('TSOPT_RTC_STATS')], 'path');
+    b.condBr(b.icmp('eq', path, constNull(i8p)), print, opening);
+    b.positionAtEnd(opening);
+    // O_WRONLY | O_CREAT | O_APPEND on Linux, mode 0644
+    const fd0 = b.call(open, [path, constInt(i32, 0x441), constInt(i32, 0o644)], 'fd');
+    const fd1 = b.select(b.icmp('slt', fd0, constInt(i32, 0)), constInt(i32, 2), fd0);
+    b.br(print);
+    b.positionAtEnd(print);
+    const fd = b.phi(i32, 'out', [[constInt(i32, 2), entry], [fd1, opening]]);
+    for (const s of this.scops) {
+      const t = arrayOf(i64, s.n);
+      const values: Value[] = [];
+      for (let k = 0; k < s.n; k++) values.push(b.load(i64, b.gep(t, s.counters, [constInt(i64, 0), constInt(i64, k)]), undefined, 8));
+      b.call(dprintf, [fd, str(s.line), ...values]);
+    }
+    b.ret();
+    const entryType = literalStruct([i32, pointerTo(functionType(voidType, [])), i8p]);
+    const dtors = addGlobalVariable(m, 'llvm.global_dtors', arrayOf(entryType, 1), { prefix: 'appending' });
+    setInitializer(dtors, constAggregate(arrayOf(entryType, 1), [constAggregate(entryType, [constInt(i32, 65535), fn, constNull(i8p)])]));
+  }
+}
