@@ -15,6 +15,7 @@ import type { ArrayKind, Assumption, AssumptionKind, ScopAccess, ScopArray, Scop
 import { debugValueNames, islIdentifier, sourceName, UniqueNames } from './names';
 import { originalSchedule, scheduleTreeText } from './schedule';
 import { localNames } from '../passes/analysis/names';
+import { allocSize } from '../passes/analysis/scalar-evolution';
 import { debugLocation } from '../ir';
 
 /** What delinearization (issue 5) recovered for one base pointer. */
@@ -226,7 +227,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
         name,
         kind,
         value,
-        elementBytes: typeBytes(value.type),
+        elementBytes: allocSize(value.type),
         sizes: [],
         shape: [],
         delinearized: false,
@@ -445,24 +446,6 @@ function balanced(s: string): boolean {
     else if (ch === ')' && --depth < 0) return false;
   }
   return depth === 0;
-}
-
-/** Bytes of a value of type `t` as stored (pointers 8). */
-export function typeBytes(t: Type): number {
-  switch (t.kind) {
-    case 'int':
-      return Math.ceil(t.bits / 8);
-    case 'float':
-      return { half: 2, bfloat: 2, float: 4, double: 8, x86_fp80: 16, fp128: 16, ppc_fp128: 16 }[t.name];
-    case 'ptr':
-      return 8;
-    case 'vector':
-      return t.length * typeBytes(t.element);
-    case 'array':
-      return t.length * typeBytes(t.element);
-    default:
-      return 8;
-  }
 }
 
 /**
