@@ -5,7 +5,8 @@ import { firstInsertionIndex } from './cfg';
 import { addIncoming, insertBlockAfter, insertInstruction } from './edit';
 import { constInt, createBlock, createInstruction, type InstructionFields } from './nodes';
 import { gepResultType } from './parser';
-import { i1, i32, i64, literalStruct, pointerTo, vectorOf, voidType } from './type';
+import { functionType as functionTypeOf, i1, i32, i64, literalStruct, pointerTo, vectorOf, voidType } from './type';
+import { getOrInsertFunction } from './module';
 import {
   InstFlag,
   type BasicBlock,
@@ -16,6 +17,7 @@ import {
   type IntegerType,
   type IrFunction,
   type MetadataAttachment,
+  type Module,
   type Opcode,
   type Type,
   type Value,
@@ -306,6 +308,44 @@ export function buildCountedLoop(
 
 function isTerminatorOpcode(op: Opcode): boolean {
   return ['ret', 'br', 'switch', 'indirectbr', 'invoke', 'resume', 'unreachable', 'cleanupret', 'catchret', 'catchswitch', 'callbr'].includes(op);
+}
+
+/**
+ * The declaration of an LLVM intrinsic (`llvm.smin.i64`, `llvm.fmuladd.v4f64`, ...), added
+ * with the attributes LLVM gives such intrinsics when the module lacks it. `attrs` is the
+ * verbatim attribute text of the declaration (default: the usual pure-intrinsic set).
+ */
+export function getIntrinsic(
+  m: Module,
+  name: string,
+  type: FunctionType,
+  attrs = 'nofree nosync nounwind readnone speculatable willreturn',
+): IrFunction {
+  if (!name.startsWith('llvm.')) throw new Error(`getIntrinsic: ${name} is not an intrinsic name`);
+  const existing = m.symbols.get(name);
+  if (existing) {
+    if (existing.kind !== 'function') throw new Error(`getIntrinsic: @${name} is not a function`);
+    return existing;
+  }
+  // attribute groups are numbered; reuse one with the same text, or add one
+  let group: number | undefined;
+  const body = `{ ${attrs} }`;
+  for (const [n, b] of m.attributeGroups) if (b === body) group = n;
+  if (group === undefined) {
+    group = 0;
+    for (const n of m.attributeGroups.keys()) if (n >= group) group = n + 1;
+    m.attributeGroups.set(group, body);
+  }
+  return getOrInsertFunction(m, name, type, `#${group}`);
+}
+
+/** `llvm.smin`/`smax`/`umin`/`umax` of two integers of the same type. */
+export function buildMinMax(b: IrBuilder, m: Module, which: 'smin' | 'smax' | 'umin' | 'umax', x: Value, y: Value, name?: string): Instruction {
+  const t = x.type;
+  const suffix = t.kind === 'int' ? `i${t.bits}` : t.kind === 'vector' && t.element.kind === 'int' ? `v${t.length}i${t.element.bits}` : undefined;
+  if (!suffix) throw new TypeError(`${which}: not an integer type`);
+  const fn = getIntrinsic(m, `llvm.${which}.${suffix}`, functionTypeOf(t, [t, t]));
+  return b.call(fn, [x, y], name);
 }
 
 /* ---------------------------------------------------------- small constant helpers */

@@ -7,7 +7,7 @@ export * from './metadata';
 export * from './nodes';
 export { IrParseError } from './lexer';
 export { parseModule, gepResultType } from './parser';
-export { printModule, printInstruction, printValue } from './printer';
+export { printModule, printFunction, printInstruction, printValue } from './printer';
 
 export * from './edit';
 export * from './clone';

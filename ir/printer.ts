@@ -21,6 +21,11 @@ export function printModule(m: Module): string {
   return new Printer().module(m);
 }
 
+/** One function (definition or declaration) as it appears in `printModule`, for golden tests and debugging. */
+export function printFunction(fn: IrFunction): string {
+  return new Printer().function(fn);
+}
+
 /** One instruction as it would appear in its function (for messages and debugging). */
 export function printInstruction(inst: Instruction): string {
   const p = new Printer();
@@ -163,7 +168,7 @@ class Printer {
     return names;
   }
 
-  private function(f: IrFunction): string {
+  function(f: IrFunction): string {
     const params: string[] = [];
     if (!f.isDeclaration) this.enterFunction(f);
     const ft = f.functionType;

@@ -3,6 +3,8 @@
 import * as path from 'node:path';
 import {
   addIncoming,
+  buildMinMax,
+  printFunction,
   constantFPValue,
   isInstruction,
   eraseInstructions,
@@ -392,9 +394,14 @@ define i32 @main() {
     const b = new IrBuilder().positionBefore(ret);
     const x = b.mul(ret.operands[0]!, constInt(i32, 3), 'x');
     const y = b.add(x, constInt(i32, 1), 'y');
-    setOperand(ret, 0, y);
-    expect(blockOf(f, 'exit').instructions.map((ins) => ins.name ?? ins.opcode)).toEqual(['r', 'x', 'y', 'ret']);
-    expect(expectVerifies(m)).toContain('ret i32 %y');
+    const z = buildMinMax(b, m, 'smax', y, constInt(i32, 0), 'z');
+    setOperand(ret, 0, z);
+    expect(blockOf(f, 'exit').instructions.map((ins) => ins.name ?? ins.opcode)).toEqual(['r', 'x', 'y', 'z', 'ret']);
+    const text = expectVerifies(m);
+    expect(text).toContain('%z = call i32 @llvm.smax.i32(i32 %y, i32 0)');
+    expect(text).toMatch(/declare i32 @llvm\.smax\.i32\(i32, i32\) #0\n/);
+    expect(text).toContain('attributes #0 = { nofree nosync nounwind readnone speculatable willreturn }');
+    expect(printFunction(f)).toMatch(/^define i32 @sum\(i32\* %a, i32 %n\) \{\nentry:/);
     expect(i1.bits).toBe(1);
   });
 });
