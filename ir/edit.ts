@@ -148,6 +148,9 @@ export function splitBlock(block: BasicBlock, index: number, name?: string): Bas
   if (!fn) throw new Error('splitBlock: block is not in a function');
   if (index < 0 || index > block.instructions.length) throw new RangeError('splitBlock: index out of range');
   if (block.instructions[index]?.opcode === 'phi') throw new Error('splitBlock: cannot split before a phi');
+  if (index === block.instructions.length && terminator(block)) {
+    throw new Error('splitBlock: cannot split after the terminator');
+  }
   const tail = createBlock(name);
   insertBlockAfter(block, tail);
   const moved = block.instructions.splice(index);
