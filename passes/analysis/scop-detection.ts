@@ -19,15 +19,14 @@ import { type DomTree, dominatorTreeAnalysis, postDominatorTreeAnalysis } from '
 import { type Loop, type LoopInfo, loopAnalysis } from './loops';
 import { type Polynomial, toPolynomial } from './polynomial';
 import { isKnownNonNegative, type Facts } from './ranges';
-import { type ScalarEvolution, scalarEvolutionAnalysis, allocSize, invertPredicate, isUnsignedPredicate, toSigned, switchCases } from './scalar-evolution';
+import { type ScalarEvolution, scalarEvolutionAnalysis, allocSize, isUnsignedPredicate } from './scalar-evolution';
 import { type Scev, type ScevUnknown, ScevKind, compareScev, subExpressions, printScev } from './scev';
+import { DomainBuilder, isSelectAndOr, maxDnfSize } from './scop-domains';
 import type {
-  AliasPair, IntPredicate, RejectionCause, Scop, ScopCondition, ScopConditionDnf, ScopDetectionResult, ScopLoop,
+  AliasPair, IntPredicate, RejectionCause, Scop, ScopDetectionResult, ScopLoop,
   ScopMemoryAccess, ScopRejection, ScopScalarAccess, ScopStatement,
 } from './scop-detection-types';
 
-/** Above this many conjunctions a statement's domain is "complex control flow". */
-const maxDnfSize = 32;
 
 interface Region {
   readonly entry: BasicBlock;
@@ -190,6 +189,16 @@ class Detector {
         this.checkCondition(r, t.operands[0]!, t, issues);
       }
       for (const i of b.instructions) this.checkInstruction(r, i, issues);
+    }
+    if (issues.length > 0) return issues;
+    // Only now (all conditions affine) can the domains be built; they must stay small.
+    const domains = new DomainBuilder(this.se, this.li, r);
+    for (const b of r.blocks) {
+      const size = domains.domainOf(b).length;
+      if (size > maxDnfSize) {
+        issues.push({ cause: 'complex-cfg', detail: `the conditions reaching ${this.se.nameOf(b)} have ${size} cases`, at: b });
+        break;
+      }
     }
     return issues;
   }
@@ -454,7 +463,7 @@ class Detector {
     };
     const scalars = this.scalarAccesses(r);
     const statements: ScopStatement[] = [];
-    const domains = new DomainBuilder(this, r);
+    const domains = new DomainBuilder(this.se, this.li, r);
     for (const b of r.blocks) {
       const accesses: ScopMemoryAccess[] = [];
       for (const i of b.instructions) {
@@ -624,173 +633,6 @@ class Detector {
     return `${this.fn.name}:${this.se.nameOf(block)}`;
   }
 
-  /** The condition under which control goes from `from` to its successor `to`. */
-  edgeCondition(from: BasicBlock, to: BasicBlock): ScopConditionDnf {
-    const t = terminator(from)!;
-    if (t.opcode === 'switch') {
-      const x = this.se.getScev(t.operands[0]!);
-      const cases = switchCases(t);
-      const constant = (v: bigint): Scev => this.se.ctx.constant(v, x.bits);
-      const hits: ScopCondition[][] = cases.filter((c) => c.dest === to).map((c) => [{ lhs: x, predicate: 'eq', rhs: constant(c.value) }]);
-      if (t.operands[1] === to) hits.push(cases.filter((c) => c.dest !== to).map((c) => ({ lhs: x, predicate: 'ne' as const, rhs: constant(c.value) })));
-      return hits;
-    }
-    if (t.operands.length !== 3 || t.operands[1] === t.operands[2]) return [[]];
-    return conditionDnf(this.se, t.operands[0]!, t.operands[1] === to);
-  }
-
-  get loopInfo(): LoopInfo {
-    return this.li;
-  }
-}
-
-/** `select c, x, false` (and) or `select c, true, x` (or), as -O3 writes logical and/or. */
-function isSelectAndOr(i: Instruction): boolean {
-  if (i.opcode !== 'select' || i.type.kind !== 'int' || i.type.bits !== 1) return false;
-  const [, t, f] = i.operands;
-  return (f!.kind === 'const-int' && f.value === 0n) || (t!.kind === 'const-int' && t.value !== 0n);
-}
-
-/** The DNF of `cond == outcome` over integer comparisons (non-comparisons should have been rejected). */
-function conditionDnf(se: ScalarEvolution, cond: Value, outcome: boolean): ScopConditionDnf {
-  if (cond.kind === 'const-int') return (cond.value !== 0n) === outcome ? [[]] : [];
-  if (cond.kind !== 'instruction') return [[]];
-  const isAnd = cond.opcode === 'and' || (cond.opcode === 'select' && cond.operands[2]!.kind === 'const-int' && cond.operands[2].value === 0n);
-  const isOr = cond.opcode === 'or' || (cond.opcode === 'select' && cond.operands[1]!.kind === 'const-int' && cond.operands[1].value !== 0n);
-  if (isAnd || isOr) {
-    const [a, b] = cond.opcode === 'select' ? [cond.operands[0]!, isAnd ? cond.operands[1]! : cond.operands[2]!] : [cond.operands[0]!, cond.operands[1]!];
-    const da = conditionDnf(se, a, outcome);
-    const db = conditionDnf(se, b, outcome);
-    // and-true / or-false: conjunction; and-false / or-true: disjunction.
-    return (isAnd === outcome) ? andDnf(da, db) : [...da, ...db];
-  }
-  if (cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'int') {
-    let pred = cond.predicate as IntPredicate;
-    if (!outcome) pred = invertPredicate[pred];
-    const c: ScopCondition = { lhs: se.getScev(cond.operands[0]!), predicate: toSigned[pred], rhs: se.getScev(cond.operands[1]!) };
-    return [[c]];
-  }
-  return [[]];
-}
-
-function andDnf(a: ScopConditionDnf, b: ScopConditionDnf): ScopConditionDnf {
-  const out: ScopCondition[][] = [];
-  for (const x of a) for (const y of b) out.push([...x, ...y]);
-  return out;
-}
-
-/** Statement domains: the branch conditions on the way from the region entry, level by level of loops. */
-class DomainBuilder {
-  private readonly reachMemo = new Map<BasicBlock, ScopConditionDnf>();
-
-  constructor(private readonly d: Detector, private readonly r: Region) {}
-
-  private regionLoop(b: BasicBlock): Loop | undefined {
-    const l = this.d.loopInfo.loopFor(b);
-    return l && this.r.loops.includes(l) ? l : undefined;
-  }
-
-  /** Conditions to reach `b` from the start of its level (its innermost region loop's header, or the region entry). */
-  private reach(b: BasicBlock): ScopConditionDnf {
-    const memo = this.reachMemo.get(b);
-    if (memo) return memo;
-    let out: (readonly ScopCondition[])[] = [];
-    if (b === this.r.entry) out = [[]];
-    else {
-      const myLoop = this.regionLoop(b);
-      for (const p of predecessors(b)) {
-        if (!this.r.blockSet.has(p)) continue;
-        if (myLoop && myLoop.header === b && myLoop.containsBlock(p)) continue; // back edge
-        const pLoop = this.regionLoop(p);
-        if (pLoop && !pLoop.containsBlock(b)) {
-          // Leaving a deeper loop: its exit is always taken once it was entered.
-          let outer: Loop = pLoop;
-          while (outer.parent && this.r.loops.includes(outer.parent) && !outer.parent.containsBlock(b)) outer = outer.parent;
-          out.push(...this.enter(outer));
-          continue;
-        }
-        const edge = this.d.edgeCondition(p, b);
-        out.push(...andDnf(this.levelCondition(p), edge));
-      }
-    }
-    const simplified = dedupe(out);
-    this.reachMemo.set(b, simplified);
-    return simplified;
-  }
-
-  /** Conditions to reach `b` within its level: always true at a loop header. */
-  private levelCondition(b: BasicBlock): ScopConditionDnf {
-    const l = this.regionLoop(b);
-    return l && l.header === b ? [[]] : this.reach(b);
-  }
-
-  /** Conditions under which loop `l` is entered, relative to the level around it. */
-  private enter(l: Loop): ScopConditionDnf {
-    return this.reach(l.header);
-  }
-
-  domainOf(b: BasicBlock): ScopConditionDnf {
-    let dnf = this.levelCondition(b);
-    for (let l = this.regionLoop(b); l; l = l.parent && this.r.loops.includes(l.parent) ? l.parent : undefined) {
-      dnf = andDnf(dnf, this.enter(l));
-      if (dnf.length > maxDnfSize) break;
-    }
-    return dedupe(dnf);
-  }
-}
-
-function conditionKey(c: ScopCondition): string {
-  return `${c.lhs.id}${c.predicate}${c.rhs.id}`;
-}
-
-const complement: Record<IntPredicate, IntPredicate | undefined> = {
-  slt: 'sge', sge: 'slt', sle: 'sgt', sgt: 'sle', eq: 'ne', ne: 'eq', ult: undefined, ule: undefined, ugt: undefined, uge: undefined,
-};
-
-function complementary(a: ScopCondition, b: ScopCondition): boolean {
-  return a.lhs === b.lhs && a.rhs === b.rhs && complement[a.predicate] === b.predicate;
-}
-
-/**
- * Simplifies a DNF without a solver: repeated conditions and conjunctions go,
- * `(A && c) || (A && !c)` becomes `A`, and `A || (A && B)` becomes `A`.
- * A trivially true conjunction makes the whole condition true.
- */
-function dedupe(dnf: readonly (readonly ScopCondition[])[]): ScopConditionDnf {
-  let conjs: Map<string, ScopCondition>[] = [];
-  const seen = new Set<string>();
-  for (const conj of dnf) {
-    const m = new Map<string, ScopCondition>();
-    for (const c of conj) m.set(conditionKey(c), c);
-    if (m.size === 0) return [[]];
-    const key = [...m.keys()].sort().join('&');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    conjs.push(m);
-  }
-  for (let changed = true; changed && conjs.length > 1;) {
-    changed = false;
-    // Absorption: drop a conjunction that contains another one.
-    conjs = conjs.filter((c, i) => !conjs.some((o, j) => j !== i && o.size <= c.size && (o.size < c.size || j < i) && [...o.keys()].every((k) => c.has(k))));
-    // Resolution on a complementary pair.
-    outer: for (let i = 0; i < conjs.length; i++) {
-      for (let j = i + 1; j < conjs.length; j++) {
-        const a = conjs[i]!;
-        const b = conjs[j]!;
-        if (a.size !== b.size) continue;
-        const onlyA = [...a.entries()].filter(([k]) => !b.has(k));
-        const onlyB = [...b.entries()].filter(([k]) => !a.has(k));
-        if (onlyA.length !== 1 || onlyB.length !== 1 || !complementary(onlyA[0]![1], onlyB[0]![1])) continue;
-        const common = new Map([...a].filter(([k]) => b.has(k)));
-        if (common.size === 0) return [[]];
-        conjs.splice(j, 1);
-        conjs[i] = common;
-        changed = true;
-        break outer;
-      }
-    }
-  }
-  return conjs.map((m) => [...m.values()]);
 }
 
 /** Classifies a polynomial: `isCounter` tells which loops are counters in this region. */
