@@ -1,0 +1,88 @@
+// What the model assumes, as parameter sets: for each kind of check (signs, loop
+// bounds, wrapping, array bounds, delinearization), the parameters for which no check
+// of that kind fails anywhere it must hold, simplified against the context and the
+// kinds before it, and printed as C for the run-time check.
+import type { Ctx, Set as IslSet } from 'isl-wasm';
+import { AstBuild } from 'isl-wasm';
+import type { ScopLoop } from '../passes/analysis/scop-detection-types';
+import { type CheckText, type ScopText, counters } from './describe';
+import type { Assumption, AssumptionKind, ScopStatementModel } from './model';
+
+// Sign facts first: they often make the wrap checks true.
+const assumptionOrder: AssumptionKind[] = ['unsigned', 'loop-bound', 'no-wrap', 'in-bounds', 'delinearization'];
+
+/**
+ * One assumption per kind: the parameters for which no check of that kind is
+ * violated anywhere it must hold, gisted against the context.
+ */
+export function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet, statements: readonly ScopStatementModel[]): Assumption[] {
+  const p = t.paramPrefix;
+  const out: Assumption[] = [];
+  // [params] -> { [i0, ..., ik] : iterations of the loop (and its outer loops) that run some statement }
+  const iterations = new Map<ScopLoop, IslSet>();
+  const iterationsOf = (loop: ScopLoop): IslSet => {
+    let found = iterations.get(loop);
+    if (found) return found;
+    const k = loop.depth;
+    for (const s of statements) {
+      if (!s.loops.includes(loop)) continue;
+      // { Stmt_S[i0, ..., in] -> [i0, ..., i(k-1)] }
+      const project = ctx.map(`${p}{ ${s.name}[${counters(s.loops.length)}] -> [${counters(k)}] }`);
+      const d = s.domain.apply(project);
+      found = found === undefined ? d : found.union(d);
+    }
+    found ??= ctx.set(`${p}{ [${counters(k)}] : false }`);
+    iterations.set(loop, found);
+    return found;
+  };
+  // [params] -> { : context and the assumptions so far }
+  let known = context;
+  for (const kind of assumptionOrder) {
+    const checks = t.checks.filter((c) => c.kind === kind);
+    if (checks.length === 0) continue;
+    // One isl set per place: the disjunction of every violation checked there.
+    const byPlace = new Map<string | ScopLoop, CheckText[]>();
+    for (const c of checks) byPlace.set(c.where, [...(byPlace.get(c.where) ?? []), c]);
+    // [params] -> { : no check of this kind fails where it must hold (or on a hull of it) }
+    const holdsOn = (hull: boolean): IslSet => {
+      let bad = context.complement().intersect(context); // empty set in the parameter space
+      for (const [place, found] of byPlace) {
+        let where = typeof place === 'string' ? ctx.set(p + place) : iterationsOf(place);
+        if (hull) where = where.polyhedralHull().toSet();
+        const violation = ctx.set(`${p}{ ${found[0]!.tuple} : ${found.map((c) => `(${c.violation})`).join(' or ')} }`);
+        bad = bad.union(where.intersect(violation).params());
+      }
+      return context.subtract(bad).coalesce();
+    };
+    let holds = holdsOn(false);
+    // Only what the context and the assumptions before say not already.
+    if (known.isSubset(holds)) continue;
+    let set = holds.gist(known).coalesce();
+    let c = setToC(ctx, set, known);
+    if (isComplicated(c)) {
+      // The weakest condition can be a maze of divisions and special cases (remainder
+      // loops of unrolling that happen not to run). Asking the checks to hold on the
+      // polyhedral hull of where they apply gives a stronger condition, so just as
+      // sound, usually without divisions, and cheap to test at run time.
+      const hullHolds = holdsOn(true);
+      const hullSet = hullHolds.gist(known).coalesce();
+      const hullC = setToC(ctx, hullSet, known);
+      if (!hullHolds.intersect(known).isEmpty() && hullC.length < c.length) ({ holds, set, c } = { holds: hullHolds, set: hullSet, c: hullC });
+    }
+    out.push({ kind, set, c });
+    known = known.intersect(holds);
+  }
+  return out;
+}
+
+/** Run-time checks should be a few comparisons: no divisions, no long disjunctions. */
+function isComplicated(c: string): boolean {
+  return /[%/]/.test(c) || (c.match(/\|\|/g) ?? []).length > 2;
+}
+
+/** A parameter set as a C expression (`n >= 1 && m <= 100`), "1" for the universe, "0" for the empty set. */
+export function setToC(ctx: Ctx, set: IslSet, context: IslSet): string {
+  if (set.isEmpty()) return '0';
+  if (context.isSubset(set)) return '1';
+  return ctx.scope(() => AstBuild.fromContext(context).exprFromSet(set).toCStr());
+}
