@@ -133,6 +133,25 @@ describe('atax', () => {
     expect(loopsByLine(m())).toEqual({ 20: 'RAW (array), WAR (array), WAW (array)', 22: 'RAW (scalar), WAW (array)', 24: 'parallel' });
   });
 
+  test('scalars: a value is written by the statement defining it; a PHI is read in its block and written along its incoming edges', () => {
+    const scalars = m().arrays.filter((a) => a.kind !== 'array');
+    expect(scalars.length).toBeGreaterThan(0);
+    for (const array of scalars) {
+      const accesses = m().statements.flatMap((s) => s.accesses.filter((a) => a.array === array).map((a) => ({ s, a })));
+      const writers = accesses.filter(({ a }) => a.kind === 'write');
+      const readers = accesses.filter(({ a }) => a.kind === 'read');
+      expect(accesses.every(({ a }) => a.certainty === 'must' && a.relation.toString().includes(`-> ${array.tupleName}[] }`))).toBe(true);
+      const phi = array.value as { parent?: unknown };
+      if (array.kind === 'value') {
+        expect(writers.map(({ s }) => s.block)).toEqual([phi.parent]);
+        expect(readers.length).toBeGreaterThan(0);
+      } else {
+        expect(readers.map(({ s }) => s.block)).toEqual([phi.parent]);
+        expect(writers.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
   test('the guards before the SCoP (m > 0, n > 0) bound the context, so reading zext(n) as n needs no assumption', () => {
     expect(m().context.isEqual(m().ctx.set('[m, n] -> { : 1 <= m <= 2147483647 and 1 <= n <= 2147483647 }'))).toBe(true);
     expect(m().assumptions).toEqual([]);
