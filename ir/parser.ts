@@ -39,6 +39,7 @@ import {
   metadataType,
   pointerTo,
   tokenType,
+  typesEqual,
   vectorOf,
   voidType,
   x86AmxType,
@@ -1430,8 +1431,14 @@ class Parser {
     const explicitFnType = t.kind === 'function' ? t : undefined;
     // the callee's type is a pointer to the function type; built once the arguments are known
     const calleeStart = lex.start;
-    const calleePlaceholderType = pointerTo(explicitFnType ?? functionType(t, []));
-    const callee = this.parseValue(calleePlaceholderType);
+    // A global callee is resolved after the arguments, when its type is known (it is often
+    // declared further down, so it needs a typed placeholder); others are parsed right away.
+    let callee: Value | undefined;
+    let calleeName: string | undefined;
+    if (lex.tok() === Tok.GlobalVar) {
+      calleeName = lex.tokenName;
+      lex.next();
+    } else callee = this.parseValue(pointerTo(explicitFnType ?? functionType(t, [])));
     this.expectPunct('(');
     const args: Value[] = [];
     const argAttrs: string[] = [];
@@ -1442,14 +1449,19 @@ class Parser {
       if (!this.eatPunct(',')) break;
     }
     this.expectPunct(')');
-    const fnType: FunctionType =
-      explicitFnType ??
-      functionType(
-        t,
-        args.map((a) => a.type),
-        false,
-      );
-    if (callee.kind === 'inline-asm') callee.type = pointerTo(fnType);
+    let fnType: FunctionType | undefined = explicitFnType;
+    if (!fnType) {
+      // share the callee's own function type when it matches (most direct calls)
+      const known = calleeName !== undefined ? this.globalRefs.get(calleeName) : callee;
+      const ft = known && known.kind === 'function' ? known.functionType : undefined;
+      fnType =
+        ft && !ft.varArg && ft.params.length === args.length && typesEqual(ft.returnType, t) &&
+        args.every((a, i) => typesEqual(a.type, ft.params[i]!))
+          ? ft
+          : functionType(t, args.map((a) => a.type), false);
+    }
+    if (calleeName !== undefined) callee = this.globalRef(calleeName, pointerTo(fnType));
+    if (callee!.kind === 'inline-asm') callee!.type = pointerTo(fnType);
     const eol = lex.lineEnd(calleeStart);
     const fnAttrs = this.attributesUntil(
       () => lex.start >= eol || lex.isPunct(',') || lex.isPunct('[') || lex.isWord('to') || lex.tok() === Tok.Eof,
@@ -1457,7 +1469,7 @@ class Parser {
     const call: CallInfo = { functionType: fnType, returnAttrs, argAttrs, fnAttrs };
     if (callingConv !== undefined) call.callingConv = callingConv;
     if (addrSpace !== undefined) call.addrSpace = addrSpace;
-    const ops = [callee, ...args];
+    const ops = [callee!, ...args];
     if (lex.start < eol && lex.isPunct('[')) {
       lex.next();
       call.bundles = [];
