@@ -32,11 +32,13 @@
 //   `blockaddress` constants) naming it; `predecessors` derives from that.
 // * Constants are NOT uniqued: each occurrence in the text becomes its own object (with its
 //   own tiny use list). Compare constants with `constantsEqual`, types with `typesEqual`.
+//   A constant object may be shared by several users (cloning shares them), so never
+//   mutate one in place: build a new constant and `setOperand` it.
 //   Global values (functions, global variables, aliases, ifuncs) are unique per module and
 //   are referenced by object identity.
 // * Names: `name` is the LLVM name without its sigil and unescaped (`%"a b"` -> `a b`);
-//   `undefined` means unnamed (the printer numbers unnamed values `%0, %1, ...` in order,
-//   as LLVM requires). Duplicate local names are made unique at print time by appending a
+//   `undefined` (or a purely numeric name) means unnamed (the printer numbers unnamed
+//   values `%0, %1, ...` in order, as LLVM requires). Duplicate local names are made unique at print time by appending a
 //   number, so the builder may reuse a name freely.
 // * Types: primitive types are shared objects from `ir/type.ts` (`i32`, `intType(64)`,
 //   `pointerTo(t)`); compare with `typesEqual`. LLVM 14 prints typed pointers (`double*`),
@@ -46,7 +48,7 @@
 //   lists and groups (`#0`), linkage/visibility words, section/comdat/align suffixes of
 //   globals, module-level metadata bodies, comdats, module asm, inline asm. Metadata
 //   attachments on instructions (`!dbg !12`, `!tbaa !5`, `!llvm.loop !9`) are name/ref
-//   pairs; `debugLocation(inst)` resolves `!dbg` to file:line through `Module.metadata`.
+//   pairs; `debugLocation(inst, m)` resolves `!dbg` to file:line through `Module.metadata`.
 //   Values inside function-local metadata operands (`metadata i32 %x`,
 //   `!DIArgList(i32 %a)`) are real operands, so RAUW and cloning update them.
 
