@@ -53,6 +53,11 @@ export interface ReportOptions {
   readonly maxOperations?: number;
   /** Default: delinearization as in issue 5; `false` keeps flat arrays flat. */
   readonly delinearize?: Delinearizer | false;
+  /**
+   * The SCoP's combined run-time check as C (issue 6 plugs in alias checks + assumptions
+   * here); default: the conjunction of the model's assumptions.
+   */
+  readonly runtimeCheck?: (model: ScopModel) => string;
 }
 
 /** The conjunction of C conditions, `1` when there is none. */
@@ -63,7 +68,7 @@ export function conjunction(parts: readonly string[]): string {
   return real.length === 1 ? real[0]! : real.map((p) => `(${p})`).join(' && ');
 }
 
-export function reportScop(m: ScopModel): ReportScop {
+export function reportScop(m: ScopModel, options: ReportOptions = {}): ReportScop {
   const byValue = new Map(m.arrays.map((a) => [a.value, a.name] as const));
   const assumptions = m.assumptions.map((a) => a.c);
   return {
@@ -75,15 +80,14 @@ export function reportScop(m: ScopModel): ReportScop {
     assumptions,
     aliasPairs: m.scop.aliasPairs.map((p) => [byValue.get(p.a) ?? p.aName, byValue.get(p.b) ?? p.bName]),
     parallelLoops: m.dependences.parallelLoops.map((l) => m.loopLabels.get(l) ?? l.loop.headerName),
-    // Alias checks join this in the run-time-checks issue; until then the assumptions alone.
-    runtimeCheck: conjunction(assumptions),
+    runtimeCheck: options.runtimeCheck ? options.runtimeCheck(m) : conjunction(assumptions),
   };
 }
 
-export function reportFunction(fn: IrFunction, models: FunctionScopModels): ReportFunction {
+export function reportFunction(fn: IrFunction, models: FunctionScopModels, options: ReportOptions = {}): ReportFunction {
   return {
     name: fn.name,
-    scops: models.models.map(reportScop),
+    scops: models.models.map((m) => reportScop(m, options)),
     rejected: models.rejections.map((r) => ({ cause: r.cause, location: r.location, detail: r.detail })),
   };
 }
@@ -92,7 +96,7 @@ export function buildReport(module: Module, am: FunctionAnalysisManager, options
   const delinearize = options.delinearize === false ? undefined : (options.delinearize ?? defaultDelinearizer);
   const analysis = scopModelAnalysisWith({ maxOperations: options.maxOperations ?? defaultMaxOperations, delinearize });
   return {
-    functions: module.functions.filter((fn) => !fn.isDeclaration).map((fn) => reportFunction(fn, am.get(analysis, fn))),
+    functions: module.functions.filter((fn) => !fn.isDeclaration).map((fn) => reportFunction(fn, am.get(analysis, fn), options)),
   };
 }
 
