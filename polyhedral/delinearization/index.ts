@@ -195,12 +195,13 @@ function tryShape<Tag>(
       tag: access.tag,
       pieces: kept.map((k) => k.piece),
       relation: (arrayTuple) => {
-        const allParams = [...params, ...extra.filter((p) => !params.includes(p))];
         const parts = kept.map((k) => {
           const out = k.piece.subscripts.map((f) => islAffine(f, naming)).join(', ');
           const cond = kept.length > 1 ? ` : ${k.constraints.join(' and ')}` : '';
           return `${tuple}[${dims.join(', ')}] -> ${arrayTuple}[${out}]${cond}`;
         });
+        // After the subscripts: they may name products of parameters of their own.
+        const allParams = [...params, ...[...products.keys()].filter((p) => !params.includes(p))];
         return `[${allParams.join(', ')}] -> { ${parts.join('; ')} }`;
       },
     });
