@@ -1,6 +1,6 @@
 // Dominator and post-dominator trees (Cooper, Harvey & Kennedy's iterative
 // algorithm over reverse post-order), with the `dominator-tree` analysis key.
-import { type BasicBlock, type IrFunction, successors, predecessors, terminator } from '../../ir';
+import { type BasicBlock, type IrFunction, successors, terminator } from '../../ir';
 import type { AnalysisKey } from '../pass';
 
 export interface DomTree {
@@ -12,13 +12,25 @@ export interface DomTree {
   dominates(a: BasicBlock, b: BasicBlock): boolean;
   children(b: BasicBlock): readonly BasicBlock[];
   isReachable(b: BasicBlock): boolean;
+  /** Distinct CFG predecessors of `b` in function order (a snapshot: `ir`'s `predecessors` is O(blocks) per call). */
+  cfgPredecessors(b: BasicBlock): readonly BasicBlock[];
+}
+
+/** Distinct predecessors of every block, in function order, in one pass over the edges. */
+export function predecessorMap(fn: IrFunction): Map<BasicBlock, BasicBlock[]> {
+  const out = new Map<BasicBlock, BasicBlock[]>();
+  for (const b of fn.blocks) out.set(b, []);
+  for (const b of fn.blocks) {
+    for (const s of new Set(successors(b))) out.get(s)?.push(b);
+  }
+  return out;
 }
 
 /**
  * Builds a dominator tree over an abstract graph. For post-dominators, the graph
  * is reversed and gets a virtual root (undefined) joining every exit block.
  */
-function buildTree(roots: readonly BasicBlock[], next: (b: BasicBlock) => BasicBlock[], prev: (b: BasicBlock) => BasicBlock[]): DomTree {
+function buildTree(roots: readonly BasicBlock[], next: (b: BasicBlock) => readonly BasicBlock[], prev: (b: BasicBlock) => readonly BasicBlock[], preds: ReadonlyMap<BasicBlock, readonly BasicBlock[]>): DomTree {
   // Post-order by an explicit stack (no recursion: functions can be large).
   const visited = new Set<BasicBlock>();
   const post: BasicBlock[] = [];
@@ -111,6 +123,7 @@ function buildTree(roots: readonly BasicBlock[], next: (b: BasicBlock) => BasicB
     idom: (b) => idom.get(b),
     children: (b) => children.get(b) ?? [],
     isReachable: (b) => number.has(b),
+    cfgPredecessors: (b) => preds.get(b) ?? [],
     dominates(a, b) {
       const ai = dfsIn.get(a);
       const bi = dfsIn.get(b);
@@ -122,7 +135,8 @@ function buildTree(roots: readonly BasicBlock[], next: (b: BasicBlock) => BasicB
 
 export function computeDominatorTree(fn: IrFunction): DomTree {
   const entry = fn.blocks[0];
-  return buildTree(entry ? [entry] : [], successors, predecessors);
+  const preds = predecessorMap(fn);
+  return buildTree(entry ? [entry] : [], successors, (b) => preds.get(b) ?? [], preds);
 }
 
 /** Blocks that leave the function: `ret`, `unreachable`, `resume`, or no successors. */
@@ -135,7 +149,8 @@ function exitBlocks(fn: IrFunction): BasicBlock[] {
  * passes through a. Exits are joined by a virtual root, so `idom` of an exit is undefined.
  */
 export function computePostDominatorTree(fn: IrFunction): DomTree {
-  return buildTree(exitBlocks(fn), predecessors, successors);
+  const preds = predecessorMap(fn);
+  return buildTree(exitBlocks(fn), (b) => preds.get(b) ?? [], successors, preds);
 }
 
 export const dominatorTreeAnalysis: AnalysisKey<DomTree> = {

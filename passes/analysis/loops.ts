@@ -1,10 +1,10 @@
 // Natural loops (LLVM's LoopInfo): a loop is a header plus every block that
 // reaches one of its back edges (an edge whose target dominates its source)
 // without passing the header. Loops sharing a header are one loop.
-import { type BasicBlock, type IrFunction, successors, predecessors } from '../../ir';
+import { type BasicBlock, type IrFunction, successors } from '../../ir';
 import type { AnalysisKey, FunctionAnalysisManager } from '../pass';
 import { type DomTree, dominatorTreeAnalysis } from './dominators';
-import { blockName } from './names';
+import { localNames } from './names';
 import type { ScevLoop } from './scev';
 
 export interface Loop extends ScevLoop {
@@ -47,6 +47,8 @@ interface MutableLoop {
 }
 
 export function computeLoopInfo(fn: IrFunction, dt: DomTree): LoopInfo {
+  const predecessors = (b: BasicBlock): readonly BasicBlock[] => dt.cfgPredecessors(b);
+  const names = localNames(fn);
   const order = new Map<BasicBlock, number>();
   fn.blocks.forEach((b, i) => order.set(b, i));
   // Headers in post-order of the dominator tree's RPO reversed: inner headers come later in RPO,
@@ -90,7 +92,7 @@ export function computeLoopInfo(fn: IrFunction, dt: DomTree): LoopInfo {
     const loop: Loop = {
       id: all.length,
       depth,
-      headerName: blockName(m.header),
+      headerName: names.get(m.header)!,
       header: m.header,
       blocks,
       blockSet: m.blockSet,

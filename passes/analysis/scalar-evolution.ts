@@ -16,7 +16,7 @@
 //   element sizes (x86-64 data layout).
 import {
   type BasicBlock, type ConstantExpr, type Instruction, type IrFunction, type Type, type Value,
-  InstFlag, successors, predecessors, terminator,
+  InstFlag, successors, terminator,
 } from '../../ir';
 import type { AnalysisKey } from '../pass';
 import { type DomTree, dominatorTreeAnalysis } from './dominators';
@@ -408,7 +408,7 @@ export class ScalarEvolution {
   }
 
   private joinIncoming(b: BasicBlock): Facts {
-    const preds = predecessors(b).filter((p) => this.dt.isReachable(p) && !this.dt.dominates(b, p));
+    const preds = this.dt.cfgPredecessors(b).filter((p) => this.dt.isReachable(p) && !this.dt.dominates(b, p));
     if (preds.length === 0) return new Map();
     let joined: Map<Scev, Range> | undefined;
     for (const p of preds) {
@@ -495,7 +495,7 @@ export class ScalarEvolution {
   /** Facts on entry to `loop`: at its preheader, or on the edge from its single outside predecessor. */
   entryFacts(loop: Loop): Facts {
     if (loop.preheader) return this.factsAt(loop.preheader);
-    const outside = predecessors(loop.header).filter((p) => !loop.containsBlock(p));
+    const outside = this.dt.cfgPredecessors(loop.header).filter((p) => !loop.containsBlock(p));
     return outside.length === 1 ? this.edgeFacts(outside[0]!, loop.header) : this.factsAt(loop.header);
   }
 

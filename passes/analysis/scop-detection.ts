@@ -12,7 +12,7 @@
 // generation needs a block before the SCoP to branch from).
 import {
   type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
-  InstFlag, successors, predecessors, terminator, calledFunction, debugLocationString, resolveMetadata, callAttributes,
+  InstFlag, successors, terminator, calledFunction, debugLocationString, resolveMetadata, callAttributes,
 } from '../../ir';
 import type { AnalysisKey, FunctionAnalysisManager } from '../pass';
 import { type DomTree, dominatorTreeAnalysis, postDominatorTreeAnalysis } from './dominators';
@@ -36,6 +36,8 @@ interface Region {
   readonly blockSet: ReadonlySet<BasicBlock>;
   /** Loops entirely inside, pre-order. */
   readonly loops: readonly Loop[];
+  /** `formOf` results for this region. */
+  readonly forms: Map<Scev, Form>;
 }
 
 interface Issue {
@@ -65,24 +67,37 @@ class Detector {
 
   run(): ScopDetectionResult {
     if (this.fn.isDeclaration || this.li.all.length === 0) return { function: this.fn, scops: [], rejections: [] };
-    const regions = this.candidateRegions();
-    const checked = new Map<Region, Issue[]>();
+    const checked = new Map<string, Issue[]>();
     const issuesOf = (r: Region): Issue[] => {
-      let i = checked.get(r);
+      const key = `${this.position(r.entry)}-${this.position(r.exit)}`;
+      let i = checked.get(key);
       if (!i) {
         i = this.check(r);
-        checked.set(r, i);
+        checked.set(key, i);
       }
       return i;
     };
-    // Largest valid regions first, without overlap.
+    // Entries in reverse post-order, each with its largest valid region. A region containing
+    // a block has an entry dominating it, so an earlier entry: when an entry is reached
+    // untaken, no valid region with an earlier entry contains it, and the regions found are
+    // maximal. Blocks that no region can contain (calls with side effects, returns, ...)
+    // cut the search short.
+    const poison = this.poisonBlocks();
     const accepted: Region[] = [];
     const taken = new Set<BasicBlock>();
-    for (const r of [...regions].sort((a, b) => b.blocks.length - a.blocks.length || this.position(a.entry) - this.position(b.entry))) {
-      if (r.blocks.some((b) => taken.has(b))) continue;
-      if (issuesOf(r).length > 0) continue;
-      accepted.push(r);
-      for (const b of r.blocks) taken.add(b);
+    const functionEntry = this.fn.blocks[0];
+    for (const entry of this.dt.order) {
+      if (entry === functionEntry || taken.has(entry) || poison.has(entry)) continue;
+      const exits: BasicBlock[] = [];
+      for (let x = this.pdt.idom(entry); x; x = this.pdt.idom(x)) exits.push(x);
+      for (const exit of exits.reverse()) {
+        const r = this.regionOf(entry, exit, poison);
+        if (!r || r.loops.length === 0 || r.blocks.some((b) => taken.has(b))) continue;
+        if (issuesOf(r).length > 0) continue;
+        accepted.push(r);
+        for (const b of r.blocks) taken.add(b);
+        break;
+      }
     }
     accepted.sort((a, b) => this.position(a.entry) - this.position(b.entry));
     const scops = accepted.map((r) => this.buildScop(r));
@@ -91,7 +106,7 @@ class Detector {
     for (const loop of this.li.all) {
       if (taken.has(loop.header)) continue;
       if (loop.parent && !taken.has(loop.parent.header)) continue;
-      const around = regions.filter((r) => r.loops.includes(loop)).sort((a, b) => a.blocks.length - b.blocks.length)[0];
+      const around = this.smallestRegionAround(loop);
       const issues = around ? issuesOf(around) : [{ cause: 'complex-cfg' as const, detail: `no single-entry single-exit region around loop ${loop.headerName}`, at: loop.header }];
       const seen = new Set<string>();
       for (const issue of issues) {
@@ -120,21 +135,40 @@ class Detector {
 
   // ---- regions ----
 
-  private candidateRegions(): Region[] {
-    const out: Region[] = [];
-    const entryBlock = this.fn.blocks[0];
-    for (const entry of this.dt.order) {
-      if (entry === entryBlock) continue;
-      for (let exit = this.pdt.idom(entry); exit; exit = this.pdt.idom(exit)) {
-        const r = this.regionOf(entry, exit);
-        if (r && r.loops.length > 0) out.push(r);
+  /**
+   * Blocks whose own contents reject any region around them, whatever the region: calls
+   * with side effects, volatile or atomic accesses, allocas, and terminators other than
+   * branches and switches.
+   */
+  private poisonBlocks(): Set<BasicBlock> {
+    const out = new Set<BasicBlock>();
+    for (const b of this.fn.blocks) {
+      const t = terminator(b);
+      if (!t || (t.opcode !== 'br' && t.opcode !== 'switch')) {
+        out.add(b);
+        continue;
       }
+      const issues: Issue[] = [];
+      for (const i of b.instructions) this.checkInstruction(undefined, i, issues);
+      if (issues.length > 0) out.add(b);
     }
     return out;
   }
 
+  /** The smallest single-entry single-exit region holding all of `loop` (entries nearest the header first). */
+  private smallestRegionAround(loop: Loop): Region | undefined {
+    const functionEntry = this.fn.blocks[0];
+    for (let entry: BasicBlock | undefined = loop.header; entry && entry !== functionEntry; entry = this.dt.idom(entry)) {
+      for (let exit = this.pdt.idom(entry); exit; exit = this.pdt.idom(exit)) {
+        const r = this.regionOf(entry, exit);
+        if (r && r.loops.includes(loop)) return r;
+      }
+    }
+    return undefined;
+  }
+
   /** The region (entry, exit) if it is single-entry single-exit, else undefined. */
-  private regionOf(entry: BasicBlock, exit: BasicBlock): Region | undefined {
+  private regionOf(entry: BasicBlock, exit: BasicBlock, poison?: ReadonlySet<BasicBlock>): Region | undefined {
     const blockSet = new Set<BasicBlock>([entry]);
     const work = [entry];
     while (work.length > 0) {
@@ -142,7 +176,7 @@ class Detector {
       for (const s of successors(b)) {
         if (s === exit || blockSet.has(s)) continue;
         if (s === entry) continue; // a back edge to the entry: the entry is a loop header inside
-        if (!this.dt.dominates(entry, s)) return undefined;
+        if (!this.dt.dominates(entry, s) || poison?.has(s)) return undefined;
         blockSet.add(s);
         work.push(s);
       }
@@ -151,7 +185,7 @@ class Detector {
     // Single entry: only the entry block has predecessors outside.
     for (const b of blockSet) {
       if (b === entry) continue;
-      if (predecessors(b).some((p) => !blockSet.has(p))) return undefined;
+      if (this.dt.cfgPredecessors(b).some((p) => !blockSet.has(p))) return undefined;
     }
     const loops = this.li.all.filter((l) => l.blocks.every((b) => blockSet.has(b)));
     // A loop partially inside means the region cuts a loop: only allowed when the region is inside its body.
@@ -160,7 +194,7 @@ class Detector {
       if (inside > 0 && inside < l.blocks.length && blockSet.has(l.header)) return undefined;
     }
     const blocks = this.dt.order.filter((b) => blockSet.has(b));
-    return { entry, exit, blocks, blockSet, loops };
+    return { entry, exit, blocks, blockSet, loops, forms: new Map() };
   }
 
   // ---- checks ----
@@ -192,7 +226,7 @@ class Detector {
     }
     if (issues.length > 0) return issues;
     // Only now (all conditions affine) can the domains be built; they must stay small.
-    const domains = new DomainBuilder(this.se, this.li, r);
+    const domains = new DomainBuilder(this.se, this.li, this.dt, r);
     for (const b of r.blocks) {
       const size = domains.domainOf(b).length;
       if (size > maxDnfSize) {
@@ -284,7 +318,8 @@ class Detector {
     return false;
   }
 
-  private checkInstruction(r: Region, i: Instruction, issues: Issue[]): void {
+  /** `r` undefined: only the checks that do not depend on the region (loads and stores are skipped). */
+  private checkInstruction(r: Region | undefined, i: Instruction, issues: Issue[]): void {
     switch (i.opcode) {
       case 'load':
       case 'store': {
@@ -292,6 +327,7 @@ class Detector {
           issues.push({ cause: 'other', detail: `volatile or atomic ${i.opcode}`, at: i });
           return;
         }
+        if (!r) return;
         const access = this.analyzeAccess(r, i);
         if ('cause' in access) issues.push({ ...access, at: i });
         return;
@@ -387,6 +423,14 @@ class Detector {
    * values computed inside the region.
    */
   formOf(r: Region, s: Scev): Form {
+    const known = r.forms.get(s);
+    if (known) return known;
+    const form = this.computeForm(r, s);
+    r.forms.set(s, form);
+    return form;
+  }
+
+  private computeForm(r: Region, s: Scev): Form {
     if (s.kind === ScevKind.CouldNotCompute) return 'non-affine';
     for (const e of subExpressions(s)) {
       if (e.kind === ScevKind.Unknown) {
@@ -463,7 +507,7 @@ class Detector {
     };
     const scalars = this.scalarAccesses(r);
     const statements: ScopStatement[] = [];
-    const domains = new DomainBuilder(this.se, this.li, r);
+    const domains = new DomainBuilder(this.se, this.li, this.dt, r);
     for (const b of r.blocks) {
       const accesses: ScopMemoryAccess[] = [];
       for (const i of b.instructions) {

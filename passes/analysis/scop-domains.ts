@@ -3,7 +3,8 @@
 // level by level of the loops inside the region (a loop's own bounds are not
 // part of it: they are its backedge-taken count). Simplified without a solver
 // so that what reaches isl is small.
-import { type BasicBlock, type Instruction, type Value, terminator, predecessors } from '../../ir';
+import { type BasicBlock, type Instruction, type Value, terminator } from '../../ir';
+import type { DomTree } from './dominators';
 import type { Loop, LoopInfo } from './loops';
 import { type ScalarEvolution, invertPredicate, toSigned, switchCases } from './scalar-evolution';
 import type { Scev } from './scev';
@@ -74,7 +75,7 @@ export function andDnf(a: ScopConditionDnf, b: ScopConditionDnf): ScopConditionD
 export class DomainBuilder {
   private readonly reachMemo = new Map<BasicBlock, ScopConditionDnf>();
 
-  constructor(private readonly se: ScalarEvolution, private readonly li: LoopInfo, private readonly r: RegionShape) {}
+  constructor(private readonly se: ScalarEvolution, private readonly li: LoopInfo, private readonly dt: DomTree, private readonly r: RegionShape) {}
 
   private regionLoop(b: BasicBlock): Loop | undefined {
     const l = this.li.loopFor(b);
@@ -89,7 +90,7 @@ export class DomainBuilder {
     if (b === this.r.entry) out = [[]];
     else {
       const myLoop = this.regionLoop(b);
-      for (const p of predecessors(b)) {
+      for (const p of this.dt.cfgPredecessors(b)) {
         if (!this.r.blockSet.has(p)) continue;
         if (myLoop && myLoop.header === b && myLoop.containsBlock(p)) continue; // back edge
         const pLoop = this.regionLoop(p);
