@@ -53,6 +53,15 @@ describe('rejection causes', () => {
     if (want.length === 0) expect(r.scops).toHaveLength(1);
   });
 
+  test('a call splits a function into SCoPs before and after it; -O3\'s re-tested guards split further', () => {
+    const r = detect(m, 'split_by_call');
+    // The first two loops are not one region: -O3 tests n > 0 again after the first loop and
+    // jumps from there straight to the printf, a second exit. Polly at this position would agree.
+    expect(r.scops.map((s) => s.location.replace(/^.*causes\.c/, 'causes.c'))).toEqual(['causes.c:51', 'causes.c:53', 'causes.c:57']);
+    // The call itself is in no loop: nothing is rejected.
+    expect(r.rejections).toEqual([]);
+  });
+
   test('an unsigned count-down exit that may wrap is an unsigned comparison', () => {
     const loops = compileC('loops.c', ['-g']);
     const r = detect(loops, 'countdown');
