@@ -1,9 +1,13 @@
 // The checks every kernel must pass, shared by the *.test.ts files that split the kernels
 // between jest workers: warning-free builds in every variant, identical output across
-// variants and optimization levels, and output that follows the size arguments.
+// variants and optimization levels (a sanitized build included), and output that follows the
+// size arguments.
 import { buildKernel, runKernel, type KernelBuildOptions, type KernelInfo } from '../support/kernels';
 
 const warningsAreErrors = ['-Wall', '-Wextra', '-Werror'];
+const sanitized: KernelBuildOptions = {
+  flags: ['-O1', '-fsanitize=address,undefined', '-fno-sanitize-recover=all', ...warningsAreErrors],
+};
 
 interface Variant {
   label: string;
@@ -21,10 +25,11 @@ export function variantsOf(kernel: KernelInfo): Variant[] {
       { label: `gcc -O3 ${layout}`, options: { cc: 'gcc', flags: ['-O3', ...warningsAreErrors], vla } },
     );
   }
-  variants.push({
-    label: 'clang-14 -O3 flat restrict',
-    options: { flags: ['-O3', ...warningsAreErrors], restrict: true },
-  });
+  variants.push(
+    { label: 'clang-14 -O3 flat restrict', options: { flags: ['-O3', ...warningsAreErrors], restrict: true } },
+    // Out-of-bounds accesses and undefined behaviour abort the run (and so fail the comparison).
+    { label: 'clang-14 -O1 flat address+undefined sanitizers', options: sanitized },
+  );
   return variants;
 }
 
@@ -53,7 +58,9 @@ export function describeKernelBuilds(kernels: readonly KernelInfo[]): void {
       expect(kernel.args.length).toBeGreaterThan(0);
       expect(runKernel(exe, kernel.args)).toBe(byDefault);
       expect(kernel.altArgs.length).toBeGreaterThan(0);
-      expect(runKernel(exe, kernel.altArgs)).not.toBe(byDefault);
+      const alternative = runKernel(exe, kernel.altArgs);
+      expect(alternative).not.toBe(byDefault);
+      expect(runKernel(buildKernel(kernel.name, sanitized), kernel.altArgs)).toBe(alternative);
     });
   });
 }
