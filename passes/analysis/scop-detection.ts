@@ -12,7 +12,7 @@
 // generation needs a block before the SCoP to branch from).
 import {
   type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
-  InstFlag, successors, terminator, calledFunction, debugLocationString, resolveMetadata, callAttributes,
+  InstFlag, successors, terminator, calledFunction, debugLocationString, resolveMetadata, callAttributes, callArgs,
 } from '../../ir';
 import type { AnalysisKey, FunctionAnalysisManager } from '../pass';
 import { type DomTree, dominatorTreeAnalysis, postDominatorTreeAnalysis } from './dominators';
@@ -361,10 +361,14 @@ class Detector {
     }
   }
 
-  /** readnone or readonly, at the call site or on the callee (pure functions). */
+  /**
+   * Pure: readnone at the call site or on the callee; or readonly without pointer arguments
+   * (a readonly call given an array could read what the SCoP writes, unseen by the model).
+   */
   private isPure(call: Instruction): boolean {
     const attrs = callAttributes(call, this.module);
-    return attrs.has('readnone') || attrs.has('readonly');
+    if (attrs.has('readnone')) return true;
+    return attrs.has('readonly') && callArgs(call).every((a) => a.type.kind !== 'ptr');
   }
 
   /** The base pointer and offset of a load or store, or why it is not an array access. */

@@ -44,6 +44,7 @@ describe('rejection causes', () => {
     ['volatile_store', ['other'], 30],
     ['opaque_call', ['function-call'], 35],
     ['pure_call', [], undefined],
+    ['readonly_call', ['function-call'], 63],
     ['restrict_pointers', [], undefined],
   ];
   test.each(expected)('%s', (name, want, line) => {
