@@ -6,8 +6,11 @@
  *
  * Pins: issue 5, delinearization of pointer-chasing code: the base pointers
  * are PHIs {image, +, 4*NN}<rows> and the accesses above[c-1], row[c+1], ...
- * become image + 4*(NN*r + c + d) only through scalar evolution. Polly 14
- * dismisses this kernel. Written from the issue's description.
+ * become image + 4*(NN*r + c + d) only through scalar evolution. Sizes and
+ * counters are int, as in UTDSP: the offsets are sign-extended 32-bit
+ * products. Polly 14 models the nest but dismisses it (some of its inbounds
+ * assumptions come out false); with long sizes it keeps it under
+ * NN >= cols. Written from the issue's description.
  * Build/run:  clang-14 -O3 delin-edge-detect.c -o e && ./e [rows cols NN threshold]
  * Expected:   image and edges recovered with shape [*][NN] and subscripts
  *             [r + dr][c + dc] (dr, dc in {-1, 0, 1}); validity needs
@@ -19,14 +22,14 @@
  */
 #include "kernel.h"
 
-KERNEL void kernel_edge_detect(long rows, long cols, long NN, int threshold, const int *image,
+KERNEL void kernel_edge_detect(int rows, int cols, int NN, int threshold, const int *image,
                                int *edges) {
   const int *above = image;
   const int *row = image + NN;
   const int *below = image + 2 * NN;
   int *out = edges + NN;
-  for (long r = 1; r < rows - 1; r++) {
-    for (long c = 1; c < cols - 1; c++) {
+  for (int r = 1; r < rows - 1; r++) {
+    for (int c = 1; c < cols - 1; c++) {
       int gx = (above[c + 1] + 2 * row[c + 1] + below[c + 1]) -
                (above[c - 1] + 2 * row[c - 1] + below[c - 1]);
       int gy = (below[c - 1] + 2 * below[c] + below[c + 1]) -
@@ -42,20 +45,21 @@ KERNEL void kernel_edge_detect(long rows, long cols, long NN, int threshold, con
 }
 
 int main(int argc, char **argv) {
-  long rows = arg_int(argc, argv, 1, 16), cols = arg_int(argc, argv, 2, 20);
-  long NN = arg_int(argc, argv, 3, 24);
+  int rows = arg_int(argc, argv, 1, 16), cols = arg_int(argc, argv, 2, 20);
+  int NN = arg_int(argc, argv, 3, 24);
   int threshold = arg_int(argc, argv, 4, 300);
   if (cols > NN || rows < 1) {
     fprintf(stderr, "need cols <= NN and rows >= 1\n");
     return 2;
   }
-  int *image = alloc_array((size_t)(rows * NN), sizeof(int));
-  int *edges = alloc_array((size_t)(rows * NN), sizeof(int));
-  for (long r = 0; r < rows; r++)
-    for (long c = 0; c < NN; c++)
+  size_t pixels = (size_t)rows * (size_t)NN;
+  int *image = alloc_array(pixels, sizeof(int));
+  int *edges = alloc_array(pixels, sizeof(int));
+  for (size_t r = 0; r < (size_t)rows; r++)
+    for (size_t c = 0; c < (size_t)NN; c++)
       image[r * NN + c] = (int)(((r / 3) * 37 + (c / 4) * 91 + r * c) % 256);
   kernel_edge_detect(rows, cols, NN, threshold, image, edges);
-  print_checksum_int("edges", edges, (size_t)(rows * NN));
+  print_checksum_int("edges", edges, pixels);
   free(image);
   free(edges);
   return 0;

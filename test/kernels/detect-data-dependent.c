@@ -9,9 +9,10 @@
  * Build/run:  clang-14 -O3 detect-data-dependent.c -o d && ./d [n]
  * Expected:   the condition x[i] > limit is not affine in i and the parameters.
  *             A strict detector rejects the loop ("complex-cfg"/"other" with a
- *             non-affine branch detail); Polly, which by default models such a
- *             branch as a non-affine subregion (one statement with may-writes),
- *             reports a SCoP for the loop.
+ *             non-affine branch detail). Polly 14 models such a branch as a
+ *             non-affine subregion (one statement with may-writes): the loop
+ *             is a SCoP with -polly-process-unprofitable, and by default
+ *             dropped only as "No profitable polyhedral optimization found".
  *
  * tsopt-kernel: category=detection args=200 alt=201 bench=10000000 vla=no
  */

@@ -10,6 +10,9 @@
  *             domains { S1[i] : 0 <= i < n } and { S2[i, j] : 0 <= j < i < n },
  *             shape L[*][n]; dependences carried by both loops (x[j] read after
  *             x[j] written, x[i] reduced). Nothing rejected.
+ *             Polly 14 rejects the i loop ("array subscript ... is not affine",
+ *             at the division line: L[i][i], i.e. i*n + i in int arithmetic)
+ *             and models only the j loop (with -polly-process-unprofitable).
  *
  * tsopt-kernel: category=detection args=24 alt=25 bench=3000 vla=yes
  */

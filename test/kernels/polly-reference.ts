@@ -3,7 +3,7 @@
 // and assumption remarks, and the regions it rejects with their causes.
 //
 // Regenerate test/kernels/polly-reference.json after changing a kernel:
-//   npm run build && node dist/test/kernels/polly-reference.js
+//   npm run build && node dist/test/kernels/polly-reference.js [kernel...]
 // (or TSOPT_REGEN_POLLY=1 npx jest test/kernels/polly-reference).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -260,10 +260,20 @@ export function readPollyReference(file = referencePath): PollyReference {
 }
 
 if (require.main === module) {
-  const reference = generatePollyReference();
+  // With kernel names as arguments, only those entries are regenerated; the rest are kept.
+  const only = process.argv.slice(2);
+  const chosen = only.length > 0 ? listKernels().filter((k) => only.includes(k.name)) : listKernels();
+  if (chosen.length !== (only.length || chosen.length)) throw new Error(`unknown kernel among: ${only.join(' ')}`);
+  const fresh = generatePollyReference(chosen);
+  const reference = only.length > 0 ? readPollyReference() : fresh;
+  if (only.length > 0) {
+    reference.generator = fresh.generator;
+    Object.assign(reference.kernels, fresh.kernels);
+    reference.kernels = Object.fromEntries(Object.entries(reference.kernels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
   writePollyReference(reference);
   process.stdout.write('kernel                 build: SCoPs / rewritten by Polly / SCoPs with -polly-process-unprofitable\n');
-  for (const [name, builds] of Object.entries(reference.kernels)) {
+  for (const [name, builds] of Object.entries(fresh.kernels)) {
     const list = (names: string[]): string => names.filter((n) => n !== 'main').join(',') || '-';
     const show = (b?: PollyBuildReference): string =>
       b ? `${list(b.scopFunctions)} / ${list(b.optimizedFunctions)} / ${list(b.processUnprofitable.scopFunctions)}` : 'n/a';
