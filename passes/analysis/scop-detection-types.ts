@@ -190,6 +190,9 @@ export interface ScopDetectionResult {
   readonly function: IrFunction;
   /** Maximal SCoPs, in the order of their entry blocks in the function. */
   readonly scops: readonly Scop[];
-  /** Each rejected region with a loop, once per cause, outermost region first. */
+  /**
+   * For each outermost loop no SCoP covers: the issues of the smallest single-entry
+   * single-exit region around it, once per (cause, location, detail), in function order.
+   */
   readonly rejections: readonly ScopRejection[];
 }
