@@ -1,13 +1,14 @@
 // The one table of passes. `--passes=`, `--help` and the option check all read it;
 // a new pass is added here and nowhere else.
 import { analysisPasses } from './analysis';
+import { delicmPasses } from './delicm';
 import { delinearizationPasses } from './delinearize';
 import type { ModulePass } from './pass';
 import { scopPasses } from './scop-passes';
 import { verifyPass } from './verify';
 import { versioningPass } from './versioning';
 
-const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, versioningPass];
+const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, versioningPass];
 
 function byName(passes: readonly ModulePass[]): ReadonlyMap<string, ModulePass> {
   const map = new Map<string, ModulePass>();

@@ -1,0 +1,105 @@
+// The `delicm` pass and its printer `print<delicm>` (issue 7): DeLICM on every
+// SCoP model of every function (polyhedral/delicm). The transformed models are
+// an analysis (`delicmAnalysisFor`), cached next to the models they come from,
+// for the report (`delicm` field) and for code generation, which generates the
+// fast path from `DelicmScopResult.model` (see polyhedral/delicm/index.ts for
+// how mapped accesses are to be generated). The IR is not changed here.
+import { TsoptError } from '../cli/errors';
+import type { IrFunction, Module } from '../ir';
+import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
+import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm } from '../polyhedral/delicm';
+import type { FunctionScopModels } from '../polyhedral/model';
+import { printDependences, printScopModel } from '../polyhedral/print';
+import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
+import { maxOperationsFrom, maxOperationsOption } from './scop-passes';
+
+export const delicmMaxOperationsOption: PassOption = {
+  name: 'delicm-max-operations',
+  description: `isl operations DeLICM may spend per SCoP; past it the SCoP stays unchanged and the report says why (default ${defaultDelicmMaxOperations}, 0 = no limit)`,
+};
+
+/** DeLICM's results for one function, one per model, in the models' order. */
+export interface FunctionDelicm {
+  readonly function: IrFunction;
+  readonly scops: readonly DelicmScopResult[];
+}
+
+/** DeLICM over the models `models` computes, with a quota per SCoP. */
+export function delicmAnalysisFor(models: AnalysisKey<FunctionScopModels>, maxOperations = defaultDelicmMaxOperations): AnalysisKey<FunctionDelicm> {
+  return {
+    name: `delicm(${models.name},max-ops=${maxOperations})`,
+    compute: (fn, am) => ({ function: fn, scops: am.get(models, fn).models.map((m) => runDelicm(m, { maxOperations })) }),
+  };
+}
+
+function delicmMaxOperationsFrom(ctx: PassContext): number {
+  const raw = ctx.options.get(delicmMaxOperationsOption.name);
+  if (raw === undefined) return defaultDelicmMaxOperations;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new TsoptError(`--${delicmMaxOperationsOption.name} wants a non-negative integer, not '${raw}'`);
+  return n;
+}
+
+function analysisFrom(ctx: PassContext): AnalysisKey<FunctionDelicm> {
+  const models = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
+  return delicmAnalysisFor(models, delicmMaxOperationsFrom(ctx));
+}
+
+function count(ctx: PassContext, name: string, n: number): void {
+  ctx.stats.set(name, (ctx.stats.get(name) ?? 0) + n);
+}
+
+export const delicmPass: ModulePass = {
+  name: 'delicm',
+  description: 'DeLICM: map scalars and PHIs onto array elements whose content is not needed meanwhile, removing scalar dependences (the fast path is generated from the result)',
+  options: [maxOperationsOption, delicmMaxOperationsOption],
+  run(module: Module, ctx: PassContext) {
+    const analysis = analysisFrom(ctx);
+    for (const fn of module.functions) {
+      if (fn.isDeclaration) continue;
+      for (const r of ctx.am.get(analysis, fn).scops) {
+        count(ctx, 'delicm.mapped-scalars', r.counters.mappedScalars);
+        count(ctx, 'delicm.mapped-phis', r.counters.mappedPhis);
+        count(ctx, 'delicm.scalar-writes-removed', r.counters.scalarWritesBefore - r.counters.scalarWritesAfter);
+        if (r.unchanged) ctx.remarks.push({ pass: 'delicm', kind: 'missed', function: fn.name, location: r.original.location, message: r.unchanged });
+        else if (r.mappings.length > 0) {
+          const what = r.mappings.map((m) => `${m.location} -> ${m.target}`).join(', ');
+          ctx.remarks.push({ pass: 'delicm', kind: 'applied', function: fn.name, location: r.original.location, message: `mapped ${what}` });
+        }
+      }
+    }
+    return 'all';
+  },
+};
+
+/** What `print<delicm>` shows for one SCoP: counters, mappings, the transformed accesses and dependences. */
+export function printDelicm(r: DelicmScopResult): string {
+  const c = r.counters;
+  const lines = [
+    `  DeLICM at ${r.original.location}: forwards ${c.forwards}, reloads ${c.reloads}, mapped scalars ${c.mappedScalars}, mapped PHIs ${c.mappedPhis}, scalar writes in loops ${c.scalarWritesBefore} -> ${c.scalarWritesAfter}`,
+  ];
+  if (r.unchanged) lines.push(`    unchanged: ${r.unchanged}`);
+  for (const m of r.mappings) lines.push(`    Mapped ${m.kind === 'phi' ? 'PHI' : 'scalar'} ${m.location} -> ${m.target}`);
+  lines.push(printScopModel(r.model), printDependences(r.model));
+  return lines.join('\n');
+}
+
+export const printDelicmPass: ModulePass = {
+  name: 'print<delicm>',
+  description: 'print what DeLICM did to each SCoP: counters, mappings, the transformed model and its dependences',
+  options: [maxOperationsOption, delicmMaxOperationsOption],
+  run(module: Module, ctx: PassContext) {
+    const analysis = analysisFrom(ctx);
+    for (const fn of module.functions) {
+      if (fn.isDeclaration) continue;
+      const lines = [`Function: ${fn.name}`];
+      const scops = ctx.am.get(analysis, fn).scops;
+      if (scops.length === 0) lines.push('  (no SCoPs)');
+      for (const r of scops) lines.push(printDelicm(r));
+      process.stderr.write(lines.join('\n') + '\n');
+    }
+    return 'all';
+  },
+};
+
+export const delicmPasses: ModulePass[] = [delicmPass, printDelicmPass];

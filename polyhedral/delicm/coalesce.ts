@@ -1,0 +1,159 @@
+// Greedy value coalescing (the DeLICM paper's Listing 6): starting at each array
+// store, map the scalar it stores onto the stored element, then the scalars the
+// writing statements read, as long as the mapping is exact.
+//
+// Exactness is decided on the program after the mapping, not approximated: the
+// mapping of a scalar location L onto array A is accepted only if every read of
+// A (the array's own reads, the reads of scalars mapped onto A before, L's
+// reads) and A's content at the SCoP's end see the same value as in the original
+// program. That is the paper's conflict test (L's lifetime lies in A's unused
+// zone, or A is known to hold the same value there) stated on access points.
+import { type Ctx, DimType, type Map as IslMap, UnionMap } from 'isl-wasm';
+import type { ScopStatementModel } from '../model';
+import { type AccessEvent, type Knowledge, flow, readValues, storedValue, unionOf, writesUndef } from './knowledge';
+
+export interface Mapping {
+  /** The scalar location (`MemRef_v27__phi`) and the array it now lives in. */
+  readonly location: string;
+  readonly target: string;
+  readonly kind: 'value' | 'phi';
+}
+
+export interface CoalesceResult {
+  readonly mappings: readonly Mapping[];
+}
+
+/** Tries every array store of the SCoP as a target; changes the events' locations and relations in place. */
+export function coalesce(k: Knowledge): CoalesceResult {
+  const { ctx } = k;
+  const mappings: Mapping[] = [];
+  const mapped = new Set<string>();
+  const scalarKind = new Map(k.model.arrays.filter((a) => a.kind !== 'array').map((a) => [a.tupleName, a.kind as 'value' | 'phi'] as const));
+
+  for (const target of k.events) {
+    if (target.kind !== 'write' || target.access.array.kind !== 'array' || target.access.certainty !== 'must') continue;
+    if (k.mayWritten.has(target.location) || !target.relation.isSingleValued()) continue;
+    const stored = storedValue(target.access);
+    if (stored === undefined) continue;
+    const worklist = scalarReadsOf(k, target.statement).filter((e) => e.access.scalar!.value === stored).map((e) => e.location);
+    const tried = new Set<string>();
+    while (worklist.length > 0) {
+      const location = worklist.shift()!;
+      if (tried.has(location) || mapped.has(location) || !scalarKind.has(location)) continue;
+      tried.add(location);
+      if (!tryMap(ctx, k, location, target)) continue;
+      removeRedundantWrites(k);
+      mapped.add(location);
+      mappings.push({ location, target: target.location, kind: scalarKind.get(location)! });
+      // Continue with the inputs of the statements that wrote the scalar.
+      for (const w of k.events) {
+        if (w.kind === 'write' && w.access.array.tupleName === location) worklist.push(...scalarReadsOf(k, w.statement).map((e) => e.access.array.tupleName));
+      }
+    }
+  }
+  return { mappings };
+}
+
+function scalarReadsOf(k: Knowledge, s: ScopStatementModel): AccessEvent[] {
+  return k.events.filter((e) => e.statement === s && e.kind === 'read' && e.access.scalar !== undefined && e.location === e.access.array.tupleName);
+}
+
+/** Maps `location` onto the elements `target` writes if that is exact; true when done. */
+function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): boolean {
+  const own = k.events.filter((e) => e.access.array.tupleName === location);
+  const ownWrites = own.filter((e) => e.kind === 'write');
+  const ownReads = own.filter((e) => e.kind === 'read');
+  if (ownWrites.length === 0) return false;
+
+  // { [t..] -> TargetTag[..] }: when the target store runs
+  const targetAt = target.time.reverse().toUnionMap();
+  const proposed = new Map<AccessEvent, IslMap | UnionMap>();
+  for (const w of ownWrites) {
+    // { WriteTag[..] -> [t..] }: the first target store after the write ...
+    const next = w.time.toUnionMap().applyRange(k.before).intersectRange(targetAt.domain()).lexmin();
+    // { WriteTag[..] -> Element[..] }: ... and the element it will store: where the scalar's value goes
+    const element = next.applyRange(targetAt).applyRange(target.relation.toUnionMap());
+    if (!element.domain().isEqual(w.relation.domain().toUnionSet()) || !element.isSingleValued()) return false;
+    proposed.set(w, element);
+  }
+  // { ReadTag[..] -> Element[..] }: a read finds the value where its reaching write put it
+  const writeElements = unionOf(ctx, [...proposed.values()]);
+  for (const r of ownReads) {
+    const element = k.reaching.intersectRange(r.relation.domain().toUnionSet()).reverse().applyRange(writeElements);
+    if (!element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return false;
+    proposed.set(r, element);
+  }
+
+  // The program after the mapping, restricted to the target array: its events with their new relations.
+  const asMapped = (e: AccessEvent): AccessEvent => {
+    const relation = proposed.get(e);
+    if (!relation) return e;
+    return { ...e, location: target.location, relation: relationFrom(relation) };
+  };
+  const atTarget = k.events.filter((e) => !e.removed && (e.location === target.location || proposed.has(e))).map(asMapped);
+  const readsAfter = atTarget.filter((e) => e.kind === 'read');
+  // A mapped write of undef is not performed (code generation drops it).
+  const writesAfter = atTarget.filter((e) => e.kind === 'write' && !(e.access.scalar && e.location !== e.access.array.tupleName && writesUndef(e.access)));
+  const originalWrites = k.events.filter((e) => e.kind === 'write' && e.access.array.tupleName === target.location);
+
+  // The SCoP's end reads every element written, before or after the mapping: A's live-out content.
+  const written = unionOf(ctx, [...writesAfter, ...originalWrites].map((e) => e.relation)).range();
+  const endTime = ctx.map(`{ End[] -> [${[1_000_000, ...Array(k.timeDims - 1).fill(0)].join(', ')}] }`);
+  const end: AccessEvent = {
+    ...target,
+    tag: 'End',
+    kind: 'read',
+    // { End[] -> Element[..] }
+    relation: UnionMap.fromDomainAndRange(ctx.unionSet('{ End[] }'), written).asMap(),
+    time: endTime,
+    passThrough: undefined,
+  };
+
+  // { ReadTag[..] -> Value[..] } after the mapping ...
+  const after = flow(ctx, [...readsAfter, end], writesAfter);
+  const seenAfter = readValues(ctx, after.dependence, k.writeValue, [...readsAfter, end]);
+  // ... and before it: the original program's values, and A's original final content.
+  const before = flow(ctx, [end], originalWrites);
+  const expected = k.readValue.intersectDomain(unionOf(ctx, readsAfter.map((e) => e.relation)).domain())
+    .union(readValues(ctx, before.dependence, k.writeValue, [end]));
+  // Where the original program read undef, any value will do.
+  const free = expected.intersectRange(ctx.unionSet('{ Undef[] }')).domain();
+  if (!seenAfter.subtractDomain(free).isEqual(expected.subtractDomain(free))) return false;
+
+  for (const e of k.events) {
+    const relation = proposed.get(e);
+    if (!relation) continue;
+    e.location = target.location;
+    e.relation = relationFrom(relation);
+  }
+  return true;
+}
+
+/**
+ * Simplify, after each mapping: a mapped write of undef is dropped (LLVM drops
+ * `store undef` too), and so is a mapped write that stores, unchanged, what a
+ * mapped read of its own statement instance loaded from the same element, when no
+ * other write of that array sits in the statement (the store would write back
+ * what is there). Later mappings are checked against the program without them.
+ */
+function removeRedundantWrites(k: Knowledge): void {
+  const isMapped = (e: AccessEvent): boolean => e.access.scalar !== undefined && e.location !== e.access.array.tupleName;
+  for (const w of k.events) {
+    if (w.removed || w.kind !== 'write' || !isMapped(w)) continue;
+    if (writesUndef(w.access)) {
+      w.removed = true;
+      continue;
+    }
+    const r = w.passThrough;
+    if (!r || r.removed || !isMapped(r) || r.location !== w.location) continue;
+    const others = k.events.some((o) => o !== w && !o.removed && o.kind === 'write' && o.statement === w.statement && o.location === w.location);
+    if (others) continue;
+    // { WriteTag[i..] -> Element[..] } read from and written to the same element in every instance
+    if (r.relation.setTupleName(DimType.in, w.tag).isEqual(w.relation)) w.removed = true;
+  }
+}
+
+/** A union map over one tuple pair as a map. */
+function relationFrom(u: IslMap | UnionMap): IslMap {
+  return u instanceof UnionMap ? u.asMap() : u;
+}

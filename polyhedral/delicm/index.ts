@@ -1,0 +1,150 @@
+// DeLICM on one SCoP model ("DeLICM: Scalar Dependence Removal at Zero Memory
+// Cost", Kruse and Grosser, CGO 2018): map scalar and PHI locations onto array
+// elements whose content is not needed meanwhile (or holds the same value), so
+// the scalar dependences -O3 introduced disappear from the model.
+//
+// The contract with code generation (issue 6): the result is a new `ScopModel`
+// with the same statements, domains and schedule; an access with
+// `array.kind === 'array'` and `scalar !== undefined` is a mapped scalar: its
+// `relation` ([params] -> { Stmt[i..] -> MemRef_A[o..] }) says which element of A
+// holds the value. Generate a mapped read as a load of that element at the
+// statement's start (replacing the SSA value / PHI), and a mapped write as a store
+// of `storedValue(access)` (the PHI's incoming value, or the scalar itself) at the
+// statement's end, in the accesses' order. `dependences` are recomputed on the
+// new accesses. The original model is not changed.
+import { type Ctx, DimType, IslQuotaError } from 'isl-wasm';
+import { computeDependences } from '../dependences';
+import type { ScopAccess, ScopModel, ScopStatementModel } from '../model';
+import { type Mapping, coalesce } from './coalesce';
+import { type AccessEvent, buildKnowledge } from './knowledge';
+
+export { storedValue } from './knowledge';
+
+/** The report's `delicm` field: the columns of the paper's Tables 1 and 2. */
+export interface DelicmCounters {
+  forwards: number;
+  reloads: number;
+  mappedScalars: number;
+  mappedPhis: number;
+  /** Scalar (value and PHI) writes in statements inside a loop, before and after. */
+  scalarWritesBefore: number;
+  scalarWritesAfter: number;
+}
+
+export interface DelicmScopResult {
+  readonly original: ScopModel;
+  /** The transformed model; the original when nothing changed. */
+  readonly model: ScopModel;
+  readonly counters: DelicmCounters;
+  readonly mappings: readonly Mapping[];
+  /** Why the SCoP was left unchanged (quota), if it was. */
+  readonly unchanged: string | undefined;
+}
+
+export interface DelicmOptions {
+  /** isl operations allowed for this SCoP (0: no limit). */
+  readonly maxOperations: number;
+}
+
+export const defaultDelicmMaxOperations = 5_000_000;
+
+/** Scalar writes inside loops: what the paper's tables count. */
+export function scalarWritesInLoops(model: ScopModel): number {
+  let n = 0;
+  for (const s of model.statements) {
+    if (s.loops.length === 0) continue;
+    for (const a of s.accesses) if (a.kind === 'write' && a.array.kind !== 'array') n++;
+  }
+  return n;
+}
+
+export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopResult {
+  const ctx = model.ctx;
+  const before = scalarWritesInLoops(model);
+  const unchanged = (reason: string | undefined): DelicmScopResult => ({
+    original: model,
+    model,
+    mappings: [],
+    unchanged: reason,
+    counters: { forwards: 0, reloads: 0, mappedScalars: 0, mappedPhis: 0, scalarWritesBefore: before, scalarWritesAfter: before },
+  });
+  if (!model.arrays.some((a) => a.kind !== 'array')) return unchanged(undefined);
+  try {
+    const run = (): DelicmScopResult => ctx.scope(() => {
+      const knowledge = buildKnowledge(ctx, model);
+      const { mappings } = coalesce(knowledge);
+      if (mappings.length === 0) return unchanged(undefined);
+      const transformed = rebuild(ctx, model, knowledge.events);
+      return {
+        original: model,
+        model: transformed,
+        mappings,
+        unchanged: undefined,
+        counters: {
+          forwards: 0,
+          reloads: 0,
+          mappedScalars: mappings.filter((m) => m.kind === 'value').length,
+          mappedPhis: mappings.filter((m) => m.kind === 'phi').length,
+          scalarWritesBefore: before,
+          scalarWritesAfter: scalarWritesInLoops(transformed),
+        },
+      };
+    });
+    return options.maxOperations > 0 ? ctx.withMaxOperations(options.maxOperations, run) : run();
+  } catch (e) {
+    if (e instanceof IslQuotaError) return unchanged(`isl operations quota (${options.maxOperations}) exceeded: ${e.message}`);
+    throw e;
+  }
+}
+
+/** The model with mapped accesses as array accesses, and its dependences recomputed. Every isl object is kept in the context. */
+function rebuild(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[]): ScopModel {
+  const byArray = new Map(model.arrays.map((a) => [a.tupleName, a] as const));
+  const eventOf = new Map(events.map((e) => [e.access, e] as const));
+  const statements: ScopStatementModel[] = model.statements.map((s) => {
+    const kept = s.accesses.filter((a) => !eventOf.get(a)!.removed);
+    const accesses: ScopAccess[] = simplify(s, kept.map((a) => {
+      const e = eventOf.get(a)!;
+      if (e.location === a.array.tupleName) return a;
+      // [params] -> { Stmt[i..] -> MemRef_A[o..] }
+      const relation = e.relation.setTupleName(DimType.in, s.name).keep();
+      return { ...a, array: byArray.get(e.location)!, relation, instruction: undefined };
+    }));
+    return { ...s, accesses };
+  });
+  const used = new Set(statements.flatMap((s) => s.accesses.map((a) => a.array)));
+  const union = (pick: (a: ScopAccess) => boolean) => {
+    let u = model.schedule.subtract(model.schedule);
+    for (const s of statements) for (const a of s.accesses) if (pick(a)) u = u.union(a.relation.intersectDomain(s.domain).toUnionMap());
+    return u.keep();
+  };
+  const dependences = computeDependences(ctx, { statements, loops: model.loops, schedule: model.schedule, assumedContext: model.assumedContext });
+  for (const kind of ['raw', 'war', 'waw'] as const) {
+    dependences[kind].array.keep();
+    dependences[kind].scalar.keep();
+  }
+  return {
+    ...model,
+    statements,
+    arrays: model.arrays.filter((a) => a.kind === 'array' || used.has(a)),
+    reads: union((a) => a.kind === 'read'),
+    mustWrites: union((a) => a.kind === 'write' && a.certainty === 'must'),
+    mayWrites: union((a) => a.kind === 'write' && a.certainty === 'may'),
+    dependences,
+  };
+}
+
+/**
+ * Simplify (besides what coalescing removed): a mapped write that a later mapped write of the same statement
+ * overwrites (the same element in every instance, nothing read in between, since
+ * scalar writes run last) is dead, as are the two PHI writes -O3 leaves for a loop's
+ * back edge and its exit once both live in the same element.
+ */
+function simplify(s: ScopStatementModel, accesses: ScopAccess[]): ScopAccess[] {
+  const mappedWrite = (a: ScopAccess): boolean => a.kind === 'write' && a.scalar !== undefined && a.array.kind === 'array';
+  return accesses.filter((a, k) => {
+    if (!mappedWrite(a)) return true;
+    const domain = s.domain;
+    return !accesses.slice(k + 1).some((b) => mappedWrite(b) && b.array === a.array && b.relation.intersectDomain(domain).isEqual(a.relation.intersectDomain(domain)));
+  });
+}
