@@ -17,7 +17,7 @@
 // cannot split) becomes a parameter of its own, as in Polly.
 import { type Scev, type ScevAddRec, type ScevLoop, type ScevNary, type ScevUnknown, ScevKind, NoWrap, printScev, loopsOf } from '../passes/analysis/scev';
 import type { Polynomial } from '../passes/analysis/polynomial';
-import { islIdentifier, UniqueNames } from './names';
+import { isDimensionName, islIdentifier, UniqueNames } from './names';
 
 /** Thrown for an expression isl cannot represent (products of counters and parameters, ...). */
 export class NonAffineError extends Error {
@@ -75,7 +75,7 @@ export function signedMax(bits: number): bigint {
  */
 export class ParameterTable {
   private readonly byExpression = new Map<Scev, Parameter>();
-  private readonly names = new UniqueNames();
+  private readonly names = new UniqueNames(true);
   readonly list: Parameter[] = [];
 
   constructor(
@@ -87,8 +87,10 @@ export class ParameterTable {
     const known = this.byExpression.get(expression);
     if (known) return known;
     const wanted = expression.kind === ScevKind.Unknown ? this.nameOf(expression) : this.opaqueName(expression);
-    const name = this.names.take(islIdentifier(wanted));
-    const p: Parameter = { name, expression, bits: expression.bits, c: name };
+    const base = islIdentifier(wanted);
+    const name = this.names.take(base);
+    // A source name the model's dimensions use (`i0`) gets a `_` for isl; C still says `i0`.
+    const p: Parameter = { name, expression, bits: expression.bits, c: name === `${base}_` && isDimensionName(base) ? base : name };
     this.byExpression.set(expression, p);
     this.list.push(p);
     if (expression.kind !== ScevKind.Unknown) (p as { c: string }).c = this.opaqueC(expression, name);
@@ -144,7 +146,7 @@ export class ParameterTable {
       case ScevKind.Constant:
         return e.value.toString();
       case ScevKind.Unknown:
-        return this.get(e).name;
+        return this.get(e).c;
       case ScevKind.SignExtend:
       case ScevKind.ZeroExtend:
       case ScevKind.Truncate:

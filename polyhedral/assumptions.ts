@@ -3,7 +3,8 @@
 // of that kind fails anywhere it must hold, simplified against the context and the
 // kinds before it, and printed as C for the run-time check.
 import type { Ctx, Set as IslSet } from 'isl-wasm';
-import { AstBuild } from 'isl-wasm';
+import { AstBuild, DimType } from 'isl-wasm';
+import type { Parameter } from './affine';
 import type { ScopLoop } from '../passes/analysis/scop-detection-types';
 import { type CheckText, type ScopText, counters } from './describe';
 import type { Assumption, AssumptionKind, ScopStatementModel } from './model';
@@ -37,6 +38,7 @@ export function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet, state
   };
   // [params] -> { : context and the assumptions so far }
   let known = context;
+  const cNames = renamedParameters(t.parameters);
   for (const kind of assumptionOrder) {
     const checks = t.checks.filter((c) => c.kind === kind);
     if (checks.length === 0) continue;
@@ -58,7 +60,7 @@ export function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet, state
     // Only what the context and the assumptions before say not already.
     if (known.isSubset(holds)) continue;
     let set = holds.gist(known).coalesce();
-    let c = setToC(ctx, set, known);
+    let c = setToC(ctx, set, known, cNames);
     if (isComplicated(c)) {
       // The weakest condition can be a maze of divisions and special cases (remainder
       // loops of unrolling that happen not to run). Asking the checks to hold on the
@@ -66,7 +68,7 @@ export function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet, state
       // sound, usually without divisions, and cheap to test at run time.
       const hullHolds = holdsOn(true);
       const hullSet = hullHolds.gist(known).coalesce();
-      const hullC = setToC(ctx, hullSet, known);
+      const hullC = setToC(ctx, hullSet, known, cNames);
       if (!hullHolds.intersect(known).isEmpty() && hullC.length < c.length) ({ holds, set, c } = { holds: hullHolds, set: hullSet, c: hullC });
     }
     out.push({ kind, set, c });
@@ -80,9 +82,28 @@ function isComplicated(c: string): boolean {
   return /[%/]/.test(c) || (c.match(/\|\|/g) ?? []).length > 2;
 }
 
-/** A parameter set as a C expression (`n >= 1 && m <= 100`), "1" for the universe, "0" for the empty set. */
-export function setToC(ctx: Ctx, set: IslSet, context: IslSet): string {
+/**
+ * A parameter set as a C expression (`n >= 1 && m <= 100`), "1" for the universe, "0" for the empty set.
+ * `cNames` maps isl parameter names to C identifiers where they differ (`i0_` → `i0`).
+ */
+export function setToC(ctx: Ctx, set: IslSet, context: IslSet, cNames: ReadonlyMap<string, string> = new Map()): string {
   if (set.isEmpty()) return '0';
   if (context.isSubset(set)) return '1';
-  return ctx.scope(() => AstBuild.fromContext(context).exprFromSet(set).toCStr());
+  return ctx.scope(() => {
+    // Both live in the same parameter space: rename in both, positions by name.
+    const rename = (s: IslSet): IslSet => {
+      let out = s;
+      for (let k = 0; k < out.dim(DimType.param); k++) {
+        const c = cNames.get(out.getDimName(DimType.param, k) ?? '');
+        if (c !== undefined) out = out.setDimName(DimType.param, k, c);
+      }
+      return out;
+    };
+    return AstBuild.fromContext(rename(context)).exprFromSet(rename(set)).toCStr();
+  });
+}
+
+/** isl names of parameters whose C text is another identifier (a source name the model's dimensions took). */
+export function renamedParameters(parameters: readonly Parameter[]): Map<string, string> {
+  return new Map(parameters.filter((p) => p.c !== p.name && /^[A-Za-z_][A-Za-z0-9_]*$/.test(p.c)).map((p) => [p.name, p.c]));
 }

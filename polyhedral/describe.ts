@@ -9,7 +9,7 @@ import { type Scev, type ScevLoop, type ScevUnknown, loopsOf, unknownsOf } from 
 import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
 import { type IndexExpression, type IslExpression, type Parameter, type RangeCheck, NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from './affine';
 import type { ArrayKind, AssumptionKind, ScopArray } from './model';
-import { debugValueNames, islIdentifier, sourceName, UniqueNames } from './names';
+import { debugValueNames, islIdentifier, parameterName, sourceName, UniqueNames } from './names';
 import { originalSchedule, scheduleTreeText } from './schedule';
 
 /** What delinearization (issue 5) recovered for one base pointer. */
@@ -74,6 +74,13 @@ interface StatementText {
   readonly accesses: AccessText[];
 }
 
+/**
+ * An access whose relation text waits for the names of the array's dimensions:
+ * they must differ from every parameter (set_subarray has parameters `o0, o1, o2`),
+ * and the parameters are known only once every statement is translated.
+ */
+type PendingAccess = Omit<AccessText, 'relation'> & { readonly relation: (dimension: (k: number) => string) => string };
+
 export interface ScopText {
   readonly parameters: readonly Parameter[];
   readonly paramPrefix: string;
@@ -96,7 +103,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
   const blockSet = new Set(scop.blocks);
   const wanted = (v: Value, fallback: string): string => sourceName(v, debugNames) ?? fallback;
   const params = new ParameterTable(
-    (u: ScevUnknown) => wanted(u.value as Value, u.name),
+    (u: ScevUnknown) => parameterName(u.value as Value, u.name, debugNames),
     (u: ScevUnknown) => {
       const v = u.value as Value;
       return !(v.kind === 'instruction' && v.parent !== undefined && blockSet.has(v.parent));
@@ -202,7 +209,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
   };
 
   const statementNames = new UniqueNames();
-  const statements: StatementText[] = [];
+  const pending: { statement: Omit<StatementText, 'accesses'>; accesses: PendingAccess[] }[] = [];
   for (const st of scop.statements) {
     const name = statementNames.take(islIdentifier(st.name.startsWith('Stmt_') ? st.name : `Stmt_${st.name}`));
     const tr = translatorFor(params, st.loops);
@@ -216,7 +223,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     // condition is false its operands are not checked: a wrapped operand that turns a
     // false condition true is not caught. Polly has the same gap.)
     addChecks(tuple, where, boxChecks);
-    const accesses: AccessText[] = [];
+    const accesses: PendingAccess[] = [];
     for (const acc of st.accesses) {
       const array = arrays.get(acc.base);
       if (!array) throw new ModelError('other', `access to ${acc.baseName} whose base the SCoP does not list`);
@@ -224,10 +231,17 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     }
     for (const sc of st.scalars) {
       const array = scalarArray(sc.value, sc.kind);
-      accesses.push({ kind: sc.access, certainty: 'must', array, instruction: undefined, scalar: sc, relation: `{ ${tuple} -> ${array.tupleName}[] }`, approximation: undefined });
+      accesses.push({ kind: sc.access, certainty: 'must', array, instruction: undefined, scalar: sc, relation: () => `{ ${tuple} -> ${array.tupleName}[] }`, approximation: undefined });
     }
-    statements.push({ source: st, name, domain: `{ ${where.slice(2)}`, schedule: '', accesses });
+    pending.push({ statement: { source: st, name, domain: `{ ${where.slice(2)}`, schedule: '' }, accesses });
   }
+  // Array dimensions `o0, o1, …` unless a parameter has that name; then isl's own way out, a prime (`o0'`).
+  const parameterNames = new Set(params.list.map((p) => p.name));
+  const dimension = (k: number): string => (parameterNames.has(`o${k}`) ? `o${k}'` : `o${k}`);
+  const statements: StatementText[] = pending.map(({ statement, accesses }) => ({
+    ...statement,
+    accesses: accesses.map((a) => ({ ...a, relation: a.relation(dimension) })),
+  }));
 
   // Schedule, once all statement names are known.
   const rpo = new Map<BasicBlock, number>(scop.blocks.map((b, k) => [b, k]));
@@ -347,7 +361,7 @@ function arrayAccess(
   shape: ArrayShape | undefined,
   addChecks: AddChecks,
   addViolation: AddViolation,
-): AccessText {
+): PendingAccess {
   const base = { kind: acc.kind, array, instruction: acc.instruction, scalar: undefined } as const;
   try {
     tr.lastChecks = [];
@@ -362,8 +376,8 @@ function arrayAccess(
         const sub = subs[k + 1]!;
         addViolation(tuple, where, `${sub} < 0 or ${sub} >= ${size}`, kind);
       });
-      const outs = subs.map((_, k) => `o${k}`);
-      const relation = `{ ${tuple} -> ${array.tupleName}[${outs.join(', ')}] : ${subs.map((s, k) => `o${k} = ${s}`).join(' and ')} }`;
+      const relation = (o: (k: number) => string): string =>
+        `{ ${tuple} -> ${array.tupleName}[${subs.map((_, k) => o(k)).join(', ')}] : ${subs.map((s, k) => `${o(k)} = ${s}`).join(' and ')} }`;
       return { ...base, certainty: 'must', relation, approximation: undefined };
     }
     const offset = tr.translate(acc.offset).text;
@@ -371,13 +385,14 @@ function arrayAccess(
     const eb = array.elementBytes;
     const ab = acc.elementBytes;
     // Elements o0 whose bytes [eb*o0, eb*o0 + eb) meet the accessed bytes [offset, offset + ab).
-    const relation = `{ ${tuple} -> ${array.tupleName}[o0] : ${eb} * o0 > ${offset} - ${eb} and ${eb} * o0 < ${offset} + ${ab} }`;
+    const relation = (o: (k: number) => string): string =>
+      `{ ${tuple} -> ${array.tupleName}[${o(0)}] : ${eb} * ${o(0)} > ${offset} - ${eb} and ${eb} * ${o(0)} < ${offset} + ${ab} }`;
     return { ...base, certainty: 'must', relation, approximation: undefined };
   } catch (e) {
     if (!(e instanceof NonAffineError)) throw e;
     // As Polly without delinearization would have to: the access may touch any element.
-    const outs = how === 'flat' ? ['o0'] : [0, ...array.sizes].map((_, k) => `o${k}`);
-    const relation = `{ ${tuple} -> ${array.tupleName}[${outs.join(', ')}] }`;
+    const rank = how === 'flat' ? 1 : array.sizes.length + 1;
+    const relation = (o: (k: number) => string): string => `{ ${tuple} -> ${array.tupleName}[${Array.from({ length: rank }, (_, k) => o(k)).join(', ')}] }`;
     return { ...base, certainty: 'may', relation, approximation: e.message };
   }
 }

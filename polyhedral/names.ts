@@ -48,6 +48,16 @@ export function sourceName(v: Value, debugNames: ReadonlyMap<Value, string>): st
   }
 }
 
+/**
+ * The name a SCoP parameter standing for `v` wants, before it is made unique: the
+ * source name (debug info, then IR name), else the scalar-evolution unknown's IR
+ * text (`%0` → `p_0` by `islIdentifier`). The model and delinearization both name
+ * parameters with it, so their sets and conditions read alike.
+ */
+export function parameterName(v: Value, irName: string, debugNames: ReadonlyMap<Value, string>): string {
+  return sourceName(v, debugNames) ?? irName;
+}
+
 /** Turns any text into an isl/C identifier: `for.body` → `for_body`, `0` → `p_0`. */
 export function islIdentifier(text: string, prefixForDigits = 'p_'): string {
   let s = text.replace(/^[%@]/, '').replace(/[^A-Za-z0-9_]/g, '_');
@@ -56,15 +66,30 @@ export function islIdentifier(text: string, prefixForDigits = 'p_'): string {
   return s;
 }
 
+/**
+ * Names the model gives dimensions of its own and that a parameter must not take:
+ * isl reads a tuple's `i0` as "equal to the parameter i0" when a parameter has that
+ * name. Statement counters are `i0, i1, …` everywhere (model, assumptions,
+ * delinearization); delinearization's quasi-affine counters are `q__<id>`. (Array
+ * subscript dimensions need no reservation: the model names them after the
+ * parameters are known, see `describe.ts`.)
+ */
+export function isDimensionName(name: string): boolean {
+  return /^i[0-9]+$/.test(name) || /^q__[0-9]+$/.test(name);
+}
+
 /** Hands out identifiers that are unique in one namespace, appending `_1`, `_2` on collisions. */
 export class UniqueNames {
   private readonly taken = new Set<string>();
   /** Words isl's parser treats as keywords; never use them as identifiers. */
   private static readonly reserved = new Set(['and', 'or', 'not', 'mod', 'floor', 'ceil', 'min', 'max', 'exists', 'true', 'false', 'infty', 'NaN', 'implies', 'xor', 'rat', 'domain', 'range', 'cond']);
 
+  /** `avoidDimensions`: also keep clear of the model's dimension names (for parameters). */
+  constructor(private readonly avoidDimensions = false) {}
+
   take(wanted: string): string {
     let base = wanted;
-    if (UniqueNames.reserved.has(base)) base = base + '_';
+    if (UniqueNames.reserved.has(base) || (this.avoidDimensions && isDimensionName(base))) base = base + '_';
     let name = base;
     for (let k = 1; this.taken.has(name); k++) name = `${base}_${k}`;
     this.taken.add(name);
