@@ -19,7 +19,7 @@ import {
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value, constantsEqual,
 } from '../ir';
 import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
-import type { ScevLoop } from './analysis/scev';
+import { ScevKind, type ScevLoop } from './analysis/scev';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { conjunction } from './report';
@@ -156,6 +156,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
   const check = insertBlock(fn, createBlock(`${prefix}.check`), fn.blocks.indexOf(entry));
   const fastEntry = insertBlock(fn, createBlock(`${prefix}.fast`), fn.blocks.indexOf(entry));
   const made: BasicBlock[] = [check, fastEntry];
+  let generated: readonly BasicBlock[] = [];
   const b = new IrBuilder(check);
   const inCheck = new ScevExpander(b, {
     iterationOf: () => undefined,
@@ -177,13 +178,13 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     const range: Value[] = [];
     const limit = 1n << 60n;
     for (const p of model.parameters) {
-      if (p.bits < 60 && p.expression.kind === 12 /* Unknown */) continue;
+      if (p.bits < 60 && p.expression.kind === ScevKind.Unknown) continue;
       const v = exact.get(p.name)!;
       range.push(b.and(b.icmp('sge', v, constInt(intType(128), -limit)), b.icmp('sle', v, constInt(intType(128), limit))));
     }
     const all = [...emitted];
     if (range.length > 0) {
-      all.push({ label: 'parameter-range', c: model.parameters.filter((p) => !(p.bits < 60 && p.expression.kind === 12)).map((p) => `-2^60 <= ${p.c} && ${p.c} <= 2^60`).join(' && '), value: range.reduce((x, y) => b.and(x, y)) });
+      all.push({ label: 'parameter-range', c: model.parameters.filter((p) => !(p.bits < 60 && p.expression.kind === ScevKind.Unknown)).map((p) => `-2^60 <= ${p.c} && ${p.c} <= 2^60`).join(' && '), value: range.reduce((x, y) => b.and(x, y)) });
     }
     const cond = all.length === 0 ? constInt(intType(1), 1) : all.map((x) => x.value).reduce((x, y) => b.and(x, y));
     o.stats?.instrument(b, fn, model.location, index, cond, all);
@@ -237,7 +238,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
         if (g) loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.parallelLoop(g, loop.innermost) });
       },
     }, prefix);
-    made.push(...gen.blocks);
+    generated = gen.blocks;
     gen.generate(ast);
     const fastEnd = fb.insertBlock!;
     fb.br(exit);
@@ -263,7 +264,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
       parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size,
     };
   } catch (e) {
-    undo(made);
+    undo([...made, ...generated]);
     if (e instanceof UnsupportedCodeError || e instanceof NotExpandableError) throw new NotVersioned(e.message);
     throw e;
   }
