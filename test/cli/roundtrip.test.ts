@@ -34,16 +34,14 @@ async function roundTrip(src: Source): Promise<string | undefined> {
   return `${src.name}: line ${at + 1} differs:\n  llvm-dis: ${a[at]}\n  tsopt:    ${b[at]}`;
 }
 
-test('our kernels at -O3 -g and -O3 -fno-vectorize: identical text after the identity pipeline', async () => {
-  const kernels = [
-    ...listKernels().map((k) => ({ name: k.name, file: k.path })),
-    { name: 'example', file: path.join(kernelsDir, 'example.c') },
+test('our kernels at -O3 -g (and the example as the pipe feeds it): identical text after the identity pipeline', async () => {
+  const example = path.join(kernelsDir, 'example.c');
+  const sources: Source[] = [
+    ...listKernels().map((k) => ({ name: k.name, file: k.path, flags: ['-O3', '-g'] })),
+    { name: 'example-g', file: example, flags: ['-O3', '-g'] },
+    { name: 'example-novec', file: example, flags: ['-O3', '-fno-vectorize', '-fno-slp-vectorize'] },
   ];
-  const sources = kernels.flatMap((k) => [
-    { name: `${k.name}-g`, file: k.file, flags: ['-O3', '-g'] },
-    { name: `${k.name}-novec`, file: k.file, flags: ['-O3', '-fno-vectorize', '-fno-slp-vectorize'] },
-  ]);
-  expect(sources.length).toBeGreaterThan(40);
+  expect(sources.length).toBeGreaterThan(20);
   const problems = (await inParallel(sources, 2, roundTrip)).filter((p) => p !== undefined);
   expect(problems).toEqual([]);
 }, 600_000);
