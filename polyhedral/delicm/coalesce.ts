@@ -35,7 +35,10 @@ export function coalesce(k: Knowledge): CoalesceResult {
     if (k.mayWritten.has(target.location) || !target.relation.isSingleValued()) continue;
     const stored = storedValue(target.access);
     if (stored === undefined) continue;
-    const worklist = scalarReadsOf(k, target.statement).filter((e) => e.access.scalar!.value === stored).map((e) => e.location);
+    // The scalar the store writes, or else every scalar its statement reads (the paper's Listing 6).
+    const inputs = scalarReadsOf(k, target.statement);
+    const direct = inputs.filter((e) => e.access.scalar!.value === stored);
+    const worklist = (direct.length > 0 ? direct : inputs).map((e) => e.location);
     const tried = new Set<string>();
     while (worklist.length > 0) {
       const location = worklist.shift()!;
@@ -49,6 +52,19 @@ export function coalesce(k: Knowledge): CoalesceResult {
       for (const w of k.events) {
         if (w.kind === 'write' && w.access.array.tupleName === location) worklist.push(...scalarReadsOf(k, w.statement).map((e) => e.access.array.tupleName));
       }
+    }
+  }
+  // Then every scalar still in a register, against every array some store writes.
+  const arrays = [...new Set(k.events.filter((e) => e.kind === 'write' && !e.access.scalar && e.access.certainty === 'must' && !k.mayWritten.has(e.location)).map((e) => e.location))];
+  for (const location of scalarKind.keys()) {
+    if (mapped.has(location)) continue;
+    for (const array of arrays) {
+      const target = k.events.find((e) => e.kind === 'write' && !e.access.scalar && e.location === array)!;
+      if (!tryMap(ctx, k, location, target)) continue;
+      removeRedundantWrites(k);
+      mapped.add(location);
+      mappings.push({ location, target: array, kind: scalarKind.get(location)! });
+      break;
     }
   }
   return { mappings };
@@ -65,15 +81,32 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const ownReads = own.filter((e) => e.kind === 'read');
   if (ownWrites.length === 0) return false;
 
-  // { [t..] -> TargetTag[..] }: when the target store runs
-  const targetAt = target.time.reverse().toUnionMap();
+  // Every store to the target's array may say where the value goes, not only the one coalescing started from.
+  const stores = k.events.filter((e) => e.kind === 'write' && !e.access.scalar && e.access.certainty === 'must' && e.location === target.location);
+  // { [t..] -> TargetTag[..] }: when the target stores run
+  const targetAt = unionOf(ctx, stores.map((e) => e.time)).reverse();
+  // { TargetTag[..] -> [t..] }
+  const targetTime = targetAt.reverse();
+  // { TargetTag[..] -> Element[..] }
+  const targetElement = unionOf(ctx, stores.map((e) => e.relation));
   const proposed = new Map<AccessEvent, IslMap | UnionMap>();
+  // { ReadTag[..] -> ... }: write instances some read sees
+  const readWrites = k.reaching.domain();
   for (const w of ownWrites) {
-    // { WriteTag[..] -> [t..] }: the first target store after the write ...
-    const next = w.time.toUnionMap().applyRange(k.before).intersectRange(targetAt.domain()).lexmin();
-    // { WriteTag[..] -> Element[..] }: ... and the element it will store: where the scalar's value goes
-    const element = next.applyRange(targetAt).applyRange(target.relation.toUnionMap());
-    if (!element.domain().isEqual(w.relation.domain().toUnionSet()) || !element.isSingleValued()) return false;
+    // { WriteTag[..] -> TargetTag[..] }: target instances in the same iterations of the loops both are in
+    const sameIterations = unionOf(ctx, stores.map((t) => ctx.unionMap(sameIterationsText(w, t))));
+    const at = w.time.toUnionMap();
+    // The target store of the same statement instance or the first one after the write ...
+    const next = at.applyRange(k.notBeforeInstance).intersect(sameIterations.applyRange(targetTime)).lexmin();
+    // ... or else the last one before it.
+    const previous = at.applyRange(k.beforeInstance.reverse()).intersect(sameIterations.applyRange(targetTime)).subtractDomain(next.domain()).lexmax();
+    // { WriteTag[..] -> Element[..] }: where the scalar's value goes
+    let element = next.union(previous).applyRange(targetAt).applyRange(targetElement);
+    // Instances with no target at all may stay unwritten (a partial write) if nobody reads them.
+    const unmapped = w.relation.domain().toUnionSet().subtract(element.domain());
+    if (!unmapped.isEmpty() && !unmapped.intersect(readWrites).isEmpty()) return false;
+    if (!element.isSingleValued()) return false;
+    element = element.coalesce();
     proposed.set(w, element);
   }
   // { ReadTag[..] -> Element[..] }: a read finds the value where its reaching write put it
@@ -83,6 +116,10 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
     if (!element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return false;
     proposed.set(r, element);
   }
+
+  // Only elements the SCoP itself writes exist for sure (the store's element in another iteration might not).
+  const elements = unionOf(ctx, k.events.filter((e) => e.kind === 'write' && e.access.array.tupleName === target.location).map((e) => e.relation)).range();
+  for (const relation of proposed.values()) if (!unionOf(ctx, [relation]).range().isSubset(elements)) return false;
 
   // The program after the mapping, restricted to the target array: its events with their new relations.
   const asMapped = (e: AccessEvent): AccessEvent => {
@@ -151,6 +188,18 @@ function removeRedundantWrites(k: Knowledge): void {
     // { WriteTag[i..] -> Element[..] } read from and written to the same element in every instance
     if (r.relation.setTupleName(DimType.in, w.tag).isEqual(w.relation)) w.removed = true;
   }
+}
+
+/** { WriteTag[i..] -> TargetTag[j..] : i and j agree on the loops around both statements } */
+function sameIterationsText(w: AccessEvent, target: AccessEvent): string {
+  const a = w.statement.loops;
+  const b = target.statement.loops;
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  const i = a.map((_, d) => `i${d}`);
+  const j = b.map((_, d) => `j${d}`);
+  const same = Array.from({ length: common }, (_, d) => `j${d} = i${d}`);
+  return `{ ${w.tag}[${i.join(', ')}] -> ${target.tag}[${j.join(', ')}]${same.length ? ` : ${same.join(' and ')}` : ''} }`;
 }
 
 /** A union map over one tuple pair as a map. */

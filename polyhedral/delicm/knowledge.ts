@@ -54,8 +54,10 @@ export interface Knowledge {
   readonly reaching: UnionMap;
   /** Arrays some statement may write (over-approximated): never a mapping target. */
   readonly mayWritten: ReadonlySet<string>;
-  /** { [t..] -> [t'..] : t <lex t' } on extended time */
-  readonly before: UnionMap;
+  /** { [t.., p] -> [t'.., p'] : t <=lex t' }: a statement instance at or before another (phases ignored) */
+  readonly notBeforeInstance: UnionMap;
+  /** { [t.., p] -> [t'.., p'] : t <lex t' }: a statement instance strictly before another */
+  readonly beforeInstance: UnionMap;
 }
 
 const scalarWritePhase = 10000;
@@ -82,14 +84,15 @@ export function writesUndef(a: ScopAccess): boolean {
   return isUndef(storedValue(a));
 }
 
-/** { [a..] -> [b..] : a <lex b } over `n` dimensions. */
-export function lexBeforeText(n: number): string {
+/** { [a..] -> [b..] : a <lex b } over `n` dimensions, followed by `extra` unconstrained ones. */
+export function lexBeforeText(n: number, extra = 0): string {
   const pieces: string[] = [];
   for (let k = 0; k < n; k++) {
     const eq = Array.from({ length: k }, (_, d) => `a${d} = b${d}`);
     pieces.push([...eq, `a${k} < b${k}`].join(' and '));
   }
-  return `{ [${dims(n, 'a')}] -> [${dims(n, 'b')}] : ${pieces.map((p) => `(${p})`).join(' or ')} }`;
+  const tail = (p: string) => Array.from({ length: extra }, (_, k) => `, ${p}${n + k}`).join('');
+  return `{ [${dims(n, 'a')}${tail('a')}] -> [${dims(n, 'b')}${tail('b')}] : ${pieces.map((p) => `(${p})`).join(' or ')} }`;
 }
 
 /** Builds the events and the original program's known content. */
@@ -146,7 +149,8 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
   };
   const writes = events.filter((e) => e.kind === 'write' && !(e.access.certainty === 'may'));
   const reads = events.filter((e) => e.kind === 'read');
-  const before = ctx.unionMap(lexBeforeText(timeDims));
+  const beforeInstance = ctx.unionMap(lexBeforeText(timeDims - 1, 1));
+  const notBeforeInstance = beforeInstance.union(ctx.unionMap(`{ [${dims(timeDims, 'a')}] -> [${dims(timeDims - 1, 'a')}, p] }`));
   const reaching = flow(ctx, reads, writes).dependence;
 
   let writeValue = unionOf(ctx, writes.map(opaque));
@@ -170,7 +174,7 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
     writeValue = next;
     readValue = readValues(ctx, reaching, writeValue, reads);
   }
-  return { ctx, model, events, timeDims, writeValue, readValue, reaching, mayWritten, before };
+  return { ctx, model, events, timeDims, writeValue, readValue, reaching, mayWritten, notBeforeInstance, beforeInstance };
 }
 
 /** Renames statement `name`'s tuple in isl text to `tag`. */
