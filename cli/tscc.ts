@@ -1,0 +1,231 @@
+// `tscc`: a drop-in for clang-14 (`make CC=tscc`, `CC=tscc ./configure`, CMake) that puts tsopt
+// into the compile step of every C or C++ source:
+//
+//   clang-14 <user flags> -emit-llvm -c -fno-vectorize -fno-slp-vectorize src -o a.bc
+//   tsopt a.bc -o b.bc [--post-pipeline=… | --no-post] $TSOPT_FLAGS   (opt-14's vectorizers run here)
+//   clang-14 <user codegen flags> -Xclang -disable-llvm-passes -c|-S -x ir b.bc -o out
+//
+// The last step is clang rather than llc-14 so that the driver's defaults for this system stay
+// exactly clang's (PIE on Debian, -march=native's CPU and features, -mcmodel, -ffunction-sections,
+// -g's DWARF options, the integrated assembler); `-disable-llvm-passes` keeps it from running the
+// -O pipeline a second time over tsopt's output (it would re-vectorize and re-unroll), while
+// the codegen passes (what llc-14 runs) still run at the user's -O level.
+// Anything that is not a compile of C/C++ at -O1 or above (link-only, -E, -M, -emit-llvm,
+// -flto, queries like --version or -print-*) goes to clang-14 unchanged.
+import { spawnSync, SpawnSyncReturns } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { POST_PIPELINE } from './post-pipeline';
+import { codegenFlags, compileFlags, parseCommand, ParsedCommand, SourceInput } from './tscc-args';
+
+const TSOPT_JS = path.resolve(__dirname, '..', '..', 'bin', 'tsopt.js');
+
+interface Env {
+  driver: string;
+  stdin?: Buffer;
+  strict: boolean;
+  tsoptFlags: string[];
+}
+
+/** Runs a tool with our stderr; the tool's stdout goes to ours unless captured. */
+function exec(cmd: string, args: readonly string[], stdin?: Buffer, captureStderr = false): SpawnSyncReturns<Buffer> {
+  const r = spawnSync(cmd, args, {
+    input: stdin,
+    stdio: [stdin ? 'pipe' : 'inherit', 'inherit', captureStderr ? 'pipe' : 'inherit'],
+    maxBuffer: 1 << 30,
+  });
+  if (r.error) throw r.error;
+  return r;
+}
+
+function statusOf(r: SpawnSyncReturns<Buffer>): number {
+  return r.status ?? 1;
+}
+
+/** The post pipeline tsopt should run, given which vectorizers the user's flags leave on. */
+export function postPipelineArgs(cmd: ParsedCommand): string[] {
+  if (cmd.loopVectorize && cmd.slpVectorize) return [];
+  if (!cmd.loopVectorize && !cmd.slpVectorize) return ['--no-post'];
+  const pipeline = cmd.loopVectorize
+    ? POST_PIPELINE.replace(/slp-vectorizer,/, '')
+    : POST_PIPELINE.replace(/loop-vectorize<[^>]*>,/, '');
+  return [`--post-pipeline=${pipeline}`];
+}
+
+/** Splits TSOPT_FLAGS like a shell would for plain words and quoted strings. */
+export function splitFlags(text: string | undefined): string[] {
+  if (!text) return [];
+  const words: string[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) words.push(m[1] ?? m[2] ?? m[3]);
+  return words;
+}
+
+/** clang's `-###` quoting: each argument in double quotes, `"`, `\` and `$` escaped with `\`. */
+function parseJobLine(line: string): string[] {
+  const args: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(line)) !== null) args.push(m[1].replace(/\\(.)/g, '$1'));
+  return args;
+}
+
+/**
+ * The dependency file and targets clang would use for each compiled source, read from its own
+ * `-###` plan, so that the .d files tscc lets clang write are the ones clang alone would write.
+ */
+function dependencyPlan(env: Env, argv: readonly string[]): { file?: string; targets: string[] }[] {
+  const r = spawnSync(env.driver, ['-###', ...argv], { encoding: 'utf8' });
+  const jobs: { file?: string; targets: string[] }[] = [];
+  for (const line of (r.stderr ?? '').split('\n')) {
+    const args = parseJobLine(line);
+    if (args[1] !== '-cc1') continue;
+    const job: { file?: string; targets: string[] } = { targets: [] };
+    for (let i = 2; i < args.length - 1; i++) {
+      if (args[i] === '-dependency-file') job.file = args[i + 1];
+      else if (args[i] === '-MT') job.targets.push(args[i + 1]);
+    }
+    jobs.push(job);
+  }
+  return jobs;
+}
+
+/** The user's dependency-output flags removed (tscc gives clang's own plan explicitly instead). */
+function withoutDepTargets(flags: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < flags.length; i++) {
+    if (['-MF', '-MT', '-MQ'].includes(flags[i])) { i++; continue; }
+    if (/^-M[FTQ]./.test(flags[i])) continue;
+    out.push(flags[i]);
+  }
+  return out;
+}
+
+function defaultOutput(source: string, assembly: boolean): string {
+  const base = source === '-' ? '-' : path.basename(source).replace(/\.[^.]*$/, '');
+  return `${base}.${assembly ? 's' : 'o'}`;
+}
+
+/**
+ * Compiles one source through clang → tsopt → clang codegen into `output` (an object, or
+ * assembly with `assembly`). Returns the exit status; a tsopt failure falls back to clang-14.
+ */
+function compileSource(
+  env: Env, cmd: ParsedCommand, source: SourceInput, output: string, assembly: boolean,
+  linking: boolean, tmp: string, n: number, deps?: { file?: string; targets: string[] },
+): number {
+  let flags = compileFlags(cmd, linking);
+  if (deps) {
+    flags = withoutDepTargets(flags);
+    if (deps.file !== undefined) flags.push('-MF', deps.file);
+    for (const t of deps.targets) flags.push('-MT', t);
+  }
+  const lang = source.language !== undefined ? ['-x', source.language] : [];
+  const stdin = source.path === '-' ? env.stdin : undefined;
+  const plain = (): number =>
+    statusOf(exec(env.driver, [...flags, assembly ? '-S' : '-c', ...lang, source.path, '-o', output], stdin));
+
+  const irFile = path.join(tmp, `${n}.bc`);
+  const optFile = path.join(tmp, `${n}.opt.bc`);
+  const front = exec(env.driver, [
+    ...flags, '-fno-vectorize', '-fno-slp-vectorize', '-emit-llvm', '-c', ...lang, source.path, '-o', irFile,
+  ], stdin);
+  // The front end's diagnostics are the user's; clang alone would have stopped here too.
+  if (front.status !== 0) return statusOf(front);
+
+  const fail = (reason: string): number => {
+    const name = source.path === '-' ? '<stdin>' : source.path;
+    if (env.strict) {
+      process.stderr.write(`tscc: error: tsopt failed on ${name}: ${reason}\n`);
+      return 1;
+    }
+    process.stderr.write(`tscc: warning: tsopt failed on ${name}: ${reason}; compiling with clang-14\n`);
+    return plain();
+  };
+
+  const opt = spawnSync(process.execPath, [
+    TSOPT_JS, irFile, '-o', optFile, ...postPipelineArgs(cmd), ...env.tsoptFlags,
+  ], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (opt.error) return fail(opt.error.message);
+  if (opt.status !== 0) {
+    const lines = (opt.stderr ?? '').trim().split('\n').filter((l) => l.trim() !== '');
+    const last = lines.length > 0 ? lines[lines.length - 1].replace(/^tsopt: error: /, '').replace(`${irFile}: `, '') : '';
+    return fail(last || `exit ${opt.status ?? opt.signal}`);
+  }
+  if (opt.stderr) process.stderr.write(opt.stderr);
+
+  const back = exec(env.driver, [
+    ...codegenFlags(flags), '-Qunused-arguments', '-Xclang', '-disable-llvm-passes',
+    assembly ? '-S' : '-c', '-x', 'ir', optFile, '-o', output,
+  ], undefined, true);
+  if (back.status !== 0) {
+    const lines = back.stderr.toString().trim().split('\n');
+    return fail(`code generation of tsopt's output failed: ${lines[0] ?? ''}`);
+  }
+  if (back.stderr.length > 0) process.stderr.write(back.stderr);
+  return 0;
+}
+
+function run(argv: readonly string[], env: Env): number {
+  const cmd = parseCommand(argv);
+  if (cmd.passThrough !== undefined) return statusOf(exec(env.driver, argv));
+  if (cmd.sources.some((s) => s.path === '-')) env.stdin = fs.readFileSync(0);
+  const linking = !cmd.compileOnly && !cmd.assembly;
+  if (!linking && cmd.output && cmd.sources.length > 1) {
+    // clang's own error ("cannot specify -o when generating multiple output files").
+    return statusOf(exec(env.driver, argv));
+  }
+  const plan = cmd.depFile ? dependencyPlan(env, argv) : undefined;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tscc-'));
+  try {
+    const objects: string[] = [];
+    for (const [n, source] of cmd.sources.entries()) {
+      const output = linking
+        ? path.join(tmp, `${n}-${path.basename(source.path).replace(/\.[^.]*$/, '')}.o`)
+        : cmd.output?.path ?? defaultOutput(source.path, cmd.assembly);
+      const status = compileSource(env, cmd, source, output, cmd.assembly, linking, tmp, n, plan?.[n]);
+      if (status !== 0) return status;
+      objects.push(output);
+    }
+    if (!linking) return 0;
+    // Link: the user's command with each source replaced by its object, typed as an object.
+    const bySource = new Map(cmd.sources.map((s, n) => [s.index, objects[n]]));
+    const link: string[] = [];
+    argv.forEach((a, i) => {
+      const obj = bySource.get(i);
+      if (obj === undefined) link.push(a);
+      else link.push('-x', 'none', obj);
+    });
+    return statusOf(exec(env.driver, [...link.filter((a) => a !== '-MD' && a !== '-MMD'), '-Qunused-arguments']));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Which clang driver: clang++-14 when called as `tscc++` or compiling C++, else clang-14. */
+function chooseDriver(argv: readonly string[], invokedAs: string): string {
+  if (process.env.TSCC_DRIVER) return process.env.TSCC_DRIVER;
+  if (path.basename(invokedAs).includes('++')) return 'clang++-14';
+  const cmd = parseCommand(argv);
+  const cxx = cmd.sources.some((s) => (s.language ?? '').startsWith('c++') || /\.(cc|cp|cxx|cpp|CPP|c\+\+|C|ii)$/.test(s.path));
+  return cxx ? 'clang++-14' : 'clang-14';
+}
+
+export function runFromProcess(): void {
+  const argv = process.argv.slice(2);
+  const env: Env = {
+    driver: chooseDriver(argv, process.argv[1] ?? 'tscc'),
+    strict: process.env.TSCC_STRICT === '1',
+    tsoptFlags: splitFlags(process.env.TSOPT_FLAGS),
+  };
+  let status: number;
+  try {
+    status = run(argv, env);
+  } catch (e) {
+    process.stderr.write(`tscc: error: ${e instanceof Error ? e.message : String(e)}\n`);
+    status = 1;
+  }
+  process.exitCode = status;
+}
