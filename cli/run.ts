@@ -119,7 +119,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     let out: Buffer;
     let postMs: number | undefined;
     if (opts.postPipeline === undefined) {
-      out = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, opts.format));
+      out = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, opts.format, name));
     } else {
       const bitcode = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, 'bc'));
       const postStart = elapsedMs();

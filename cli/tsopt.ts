@@ -102,9 +102,36 @@ export function parseArgs(args: string[]): RunOptions | undefined {
   };
 }
 
+/**
+ * All of stdin. A loop over readSync rather than readFileSync(0): a pipe a parent left in
+ * non-blocking mode answers EAGAIN until data arrives.
+ */
+function readAllStdin(): Buffer {
+  const chunks: Buffer[] = [];
+  const chunk = Buffer.alloc(1 << 20);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, chunk, 0, chunk.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 5);
+        continue;
+      }
+      if (code === 'EOF') break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+  }
+  return Buffer.concat(chunks);
+}
+
 export function processIo(): CliIo {
   return {
-    readStdin: () => fs.readFileSync(0),
+    readStdin: readAllStdin,
     writeStdout: (bytes) => void process.stdout.write(bytes),
     writeStderr: (text) => void process.stderr.write(text),
     stdoutIsTerminal: process.stdout.isTTY === true,

@@ -92,9 +92,10 @@ export function verifyText(text: string): string | undefined {
 
 /**
  * Parses `text` (our printer's output) with llvm-bindings, runs LLVM's verifier, and returns
- * bitcode, or LLVM's re-printed text for `ll`. Throws `TsoptError` when the text does not verify.
+ * bitcode, or LLVM's re-printed text for `ll` (whose `; ModuleID` line names `moduleId`, as
+ * opt -S names its input). Throws `TsoptError` when the text does not verify.
  */
-export function writeOutput(text: string, format: OutputFormat): Buffer {
+export function writeOutput(text: string, format: OutputFormat, moduleId = '<stdin>'): Buffer {
   const problem = verifyText(text);
   if (problem !== undefined) throw new TsoptError(`tsopt produced an invalid module: ${problem}`);
   return withTempDir((dir) => {
@@ -106,7 +107,10 @@ export function writeOutput(text: string, format: OutputFormat): Buffer {
     if (llvm.verifyModule(module)) {
       throw new Error('llvm-bindings rejected a module that llvm-as-14 verified');
     }
-    if (format === 'll') return Buffer.from(module.print(), 'utf8');
+    if (format === 'll') {
+      module.setModuleIdentifier(moduleId);
+      return Buffer.from(module.print(), 'utf8');
+    }
     const bcFile = path.join(dir, 'module.bc');
     llvm.WriteBitcodeToFile(module, bcFile);
     return fs.readFileSync(bcFile);

@@ -102,9 +102,10 @@ describe('streams and formats', () => {
     }
   });
 
-  test('-S writes LLVM IR text', () => {
+  test('-S writes LLVM IR text, exactly what llvm-dis-14 prints for the input', () => {
     const r = tsopt([input, '-S', '--no-post']);
     expect(r.status).toBe(0);
+    expect(r.stdout.toString()).toMatch(new RegExp(`^; ModuleID = '${input}'\n`));
     expect(normalizeLlvmText(r.stdout.toString())).toBe(inputText);
   });
 
