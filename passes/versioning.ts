@@ -15,17 +15,17 @@
 // computed in the SCoP is used after it; its entry has several predecessors outside it.
 import { AstBuild, IslError, IslQuotaError, readAstNode, type AstNodeTree } from 'isl-wasm';
 import {
-  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, insertBlock, intType, predecessors, replacePhiIncomingBlock,
+  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, replacePhiIncomingBlock,
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value, constantsEqual,
 } from '../ir';
 import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
 import { ScevKind, type ScevLoop } from './analysis/scev';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
-import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { conjunction } from './report';
 import { AstExprEmitter } from './codegen/ast-expr';
 import { AstToIr, statementCalls } from './codegen/ast-to-ir';
-import { copyStatement, UnsupportedCodeError } from './codegen/block-generator';
+import { copyStatement, UnsupportedCodeError, type StatementScalars } from './codegen/block-generator';
 import { MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
@@ -87,8 +87,13 @@ function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): strin
       }
     }
   }
-  const scalars = model.arrays.filter((a) => a.kind !== 'array');
-  if (scalars.length > 0) return `scalar dependences between statements (${scalars.map((a) => a.name).join(', ')}) are not handled by code generation yet`;
+  for (const a of model.arrays) {
+    if (a.kind === 'phi') {
+      const phi = a.value as Instruction;
+      if (phi.opcode !== 'phi') return `the PHI location ${a.name} is not a PHI`;
+      if (!phi.parent || !region.has(phi.parent)) return `the PHI ${a.name} lies outside the SCoP`;
+    }
+  }
   return undefined;
 }
 
@@ -157,6 +162,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
   const fastEntry = insertBlock(fn, createBlock(`${prefix}.fast`), fn.blocks.indexOf(entry));
   const made: BasicBlock[] = [check, fastEntry];
   let generated: readonly BasicBlock[] = [];
+  let createdSlots: Instruction[] = [];
   const b = new IrBuilder(check);
   const inCheck = new ScevExpander(b, {
     iterationOf: () => undefined,
@@ -211,6 +217,8 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     const groups = new Map<AstNodeTree, string>();
     for (const n of parallel) groups.set(n, md.accessGroup());
     const byName = new Map<string, ScopStatementModel>(model.statements.map((s) => [s.name, s] as const));
+    const slots = scalarSlots(fn, model, region, fb0(fastEntry));
+    createdSlots = [...slots.values()];
     let enclosingGroups: string[] = [];
     const fb = new IrBuilder(fastEntry);
     const gen = new AstToIr(fb, {
@@ -231,7 +239,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
             if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
             else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
           },
-        }, st.block, iterations, builder);
+        }, st.block, iterations, builder, statementScalars(st, slots));
       },
       loop: (loop) => {
         const g = groups.get(loop.node);
@@ -265,9 +273,52 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     };
   } catch (e) {
     undo([...made, ...generated]);
+    for (const slot of createdSlots) if (slot.uses.length === 0) eraseInstruction(slot);
     if (e instanceof UnsupportedCodeError || e instanceof NotExpandableError) throw new NotVersioned(e.message);
     throw e;
   }
+}
+
+/** A builder at the end of the fast path's entry block. */
+function fb0(block: BasicBlock): IrBuilder {
+  return new IrBuilder(block);
+}
+
+/**
+ * One stack slot per scalar of the model (Polly's demotion of scalars to memory), made in the
+ * function's entry block; PHIs with an incoming value from before the SCoP get it stored in
+ * their slot at the start of the fast path (`init`).
+ */
+function scalarSlots(fn: IrFunction, model: ScopModel, region: ReadonlySet<BasicBlock>, init: IrBuilder): Map<ScopArray, Instruction> {
+  const slots = new Map<ScopArray, Instruction>();
+  const entry = fn.blocks[0]!;
+  for (const a of model.arrays) {
+    if (a.kind === 'array') continue;
+    const v = a.value as Instruction;
+    const slot = new IrBuilder().positionAtStart(entry).alloca(v.type, `${v.name ?? 'scalar'}.${a.kind === 'phi' ? 'phiops' : 's2a'}`);
+    slots.set(a, slot);
+    if (a.kind === 'phi') {
+      v.operands.forEach((incoming, k) => {
+        if (!region.has(v.incomingBlocks![k]!)) init.store(incoming, slot);
+      });
+    }
+  }
+  return slots;
+}
+
+function statementScalars(st: ScopStatementModel, slots: ReadonlyMap<ScopArray, Instruction>): StatementScalars {
+  const reads = new Map<Value, Instruction>();
+  const writes: { slot: Instruction; value: Value }[] = [];
+  for (const acc of st.accesses) {
+    if (acc.array.kind === 'array' || !acc.scalar) continue;
+    const slot = slots.get(acc.array)!;
+    if (acc.kind === 'read') reads.set(acc.scalar.value, slot);
+    else if (acc.scalar.kind === 'phi') {
+      if (!acc.scalar.incoming) throw new UnsupportedCodeError(`a write of the PHI ${acc.array.name} without its incoming value`);
+      writes.push({ slot, value: acc.scalar.incoming });
+    } else writes.push({ slot, value: acc.scalar.value });
+  }
+  return { reads, writes };
 }
 
 /** Removes blocks made for a SCoP whose fast path could not be generated. */

@@ -5,9 +5,11 @@
 //   - PHIs (induction variables) rebuilt from their scalar evolution over the new
 //     induction variables,
 //   - pure instructions of other SCoP blocks (address arithmetic) cloned in place.
-// Anything else crossing statements (a load or a non-synthesizable PHI of another block)
-// is a scalar dependence this generator does not handle: it throws `UnsupportedCodeError`
-// and the caller leaves the SCoP as it was.
+// Scalars the model knows (values defined in one statement and used in another, PHIs) go
+// through memory, as Polly demotes them: each has a stack slot; a read loads it where the
+// value is first needed, writes store to it after the statement's instructions.
+// Anything else crossing statements (a load or a non-synthesizable PHI of another block,
+// not in the model) throws `UnsupportedCodeError` and the caller leaves the SCoP as it was.
 import {
   IrBuilder, callIsReadNone, cloneInstruction, setOperand, type BasicBlock, type Instruction, type Module, type Value,
 } from '../../ir';
@@ -29,11 +31,20 @@ export interface StatementCopyContext {
   decorate(copy: Instruction, original: Instruction): void;
 }
 
+/** The scalar accesses of one statement: slot reads by original value, slot writes in order. */
+export interface StatementScalars {
+  /** Original value (a PHI or an instruction of another statement) → its slot (an alloca). */
+  readonly reads: ReadonlyMap<Value, Instruction>;
+  /** After the statement: store (the copy of) `value` to `slot`. */
+  readonly writes: readonly { readonly slot: Instruction; readonly value: Value }[];
+}
+
 export function copyStatement(
   cx: StatementCopyContext,
   block: BasicBlock,
   iterations: ReadonlyMap<ScevLoop, Value>,
   b: IrBuilder,
+  scalars: StatementScalars = { reads: new Map(), writes: [] },
 ): void {
   const map = new Map<Value, Value>();
   const inRegion = (v: Value): v is Instruction => v.kind === 'instruction' && v.parent !== undefined && cx.regionBlocks.has(v.parent);
@@ -47,7 +58,10 @@ export function copyStatement(
     const known = map.get(v);
     if (known) return known;
     let result: Value;
-    if (v.opcode === 'phi') {
+    const slot = scalars.reads.get(v);
+    if (slot) {
+      result = b.load(v.type, slot);
+    } else if (v.opcode === 'phi') {
       if (v.type.kind !== 'int') throw new UnsupportedCodeError(`the PHI ${cx.se.nameOf(v)} is not an integer induction variable`);
       try {
         result = expander.wrapped(cx.se.getScev(v));
@@ -92,4 +106,5 @@ export function copyStatement(
     if (inst.opcode === 'ret' || inst.opcode === 'unreachable' || inst.opcode === 'invoke') throw new UnsupportedCodeError(`a ${inst.opcode} in a statement`);
     map.set(inst, copy(inst));
   }
+  for (const w of scalars.writes) b.store(newValue(w.value), w.slot);
 }

@@ -44,11 +44,12 @@ function runWithStats(exe: string): [string, string[]] {
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-describe('every kernel prints what clang -O3 prints', () => {
+describe('every kernel prints what clang -O3 prints (default and alternative sizes)', () => {
   for (const k of listKernels()) {
     test(k.name, () => {
       const { exe, report } = pipeBuild(k.path, k.name, [], k.libs);
-      expect(runKernel(exe, k.args)).toBe(runKernel(buildKernel(k.name, { flags: ['-O3'] }), k.args));
+      const reference = buildKernel(k.name, { flags: ['-O3'] });
+      for (const args of [k.args, k.altArgs]) expect(runKernel(exe, args)).toBe(runKernel(reference, args));
       // Every SCoP is either versioned or left alone with a reason.
       for (const line of report.split('\n').filter((l) => l.includes('[versioning]'))) {
         expect(line).toMatch(/applied: \[versioning\] .*fast path under run-time check: |missed: \[versioning\] .*SCoP left as it was: \S/);
