@@ -1,0 +1,215 @@
+// The benchmark harness behind `npm run bench`: builds each program with every variant,
+// checks its output against clang -O3's, times the variants interleaved, and keeps every
+// failure (compile error, crash, mismatch) as a result rather than stopping.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+export const TSCC_JS = path.join(root, 'bin', 'tscc.js');
+
+/** A way to compile: the command prefix for C and for C++ (flags included). */
+export interface Variant {
+  name: string;
+  cc: string[];
+  cxx: string[];
+}
+
+export const BASELINE = 'clang';
+
+export function standardVariants(): Variant[] {
+  const tscc = [process.execPath, TSCC_JS, '-O3', '-march=native'];
+  return [
+    { name: 'clang', cc: ['clang-14', '-O3', '-march=native'], cxx: ['clang++-14', '-O3', '-march=native'] },
+    { name: 'polly', cc: ['clang-14', '-O3', '-march=native', '-mllvm', '-polly'], cxx: ['clang++-14', '-O3', '-march=native', '-mllvm', '-polly'] },
+    { name: 'gcc-graphite', cc: ['gcc', '-O3', '-march=native', '-floop-nest-optimize'], cxx: ['g++', '-O3', '-march=native', '-floop-nest-optimize'] },
+    { name: 'tscc', cc: tscc, cxx: tscc },
+  ];
+}
+
+/** `NAME=command words…` from `--variant`: an extra variant (also how tests inject a broken one). */
+export function parseVariant(spec: string): Variant {
+  const eq = spec.indexOf('=');
+  if (eq <= 0) throw new Error(`--variant wants NAME=COMMAND, got '${spec}'`);
+  const words = spec.slice(eq + 1).trim().split(/\s+/);
+  return { name: spec.slice(0, eq), cc: words, cxx: words };
+}
+
+/** One program to benchmark: how to build it (sources, flags per purpose) and run it. */
+export interface Program {
+  name: string;
+  cxx: boolean;
+  sources: string[];
+  flags: string[];
+  /** Extra flags for the checking build and the timing build. */
+  checkFlags: string[];
+  timeFlags: string[];
+  checkArgs: string[];
+  timeArgs: string[];
+  libs: string[];
+  /** Where the checked output is: PolyBench dumps arrays to stderr, our kernels print to stdout. */
+  checkStream: 'stdout' | 'stderr';
+  /** How the run reports its time: PolyBench prints seconds on stdout; else wall time. */
+  timing: 'printed' | 'wall';
+}
+
+export interface Tolerance {
+  relative: number;
+  absolute: number;
+}
+
+export type Status = 'ok' | 'compile-error' | 'run-error' | 'mismatch';
+
+export interface VariantResult {
+  status: Status;
+  detail?: string;
+  times: number[];
+  median?: number;
+  /** clang -O3's median over this variant's: above 1 is faster. */
+  speedup?: number;
+}
+
+export interface ProgramResult {
+  name: string;
+  variants: Record<string, VariantResult>;
+}
+
+export interface SuiteResult {
+  name: string;
+  programs: ProgramResult[];
+  /** Geometric mean of the speedups of the programs where the variant and clang both ran. */
+  geomean: Record<string, number | undefined>;
+}
+
+function build(v: Variant, p: Program, extra: string[], exe: string): string | undefined {
+  const cmd = p.cxx ? v.cxx : v.cc;
+  const r = spawnSync(cmd[0], [...cmd.slice(1), ...p.flags, ...extra, ...p.sources, '-o', exe, ...p.libs], {
+    encoding: 'utf8', maxBuffer: 1 << 28,
+  });
+  if (r.error) return r.error.message;
+  if (r.status !== 0) {
+    const lines = (r.stderr ?? '').trim().split('\n');
+    return lines.find((l) => /error/.test(l)) ?? lines[0] ?? `exit ${r.status}`;
+  }
+  return undefined;
+}
+
+/** Compares two outputs token by token; numbers within the tolerance are equal. */
+export function compareOutputs(expected: string, actual: string, tol: Tolerance): string | undefined {
+  const a = expected.trim().split(/\s+/);
+  const b = actual.trim().split(/\s+/);
+  if (a.length !== b.length) return `output has ${b.length} tokens, expected ${a.length}`;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    const x = Number(a[i].replace(/[,;]$/, '').replace(/^sum=|^wsum=|^n=/, ''));
+    const y = Number(b[i].replace(/[,;]$/, '').replace(/^sum=|^wsum=|^n=/, ''));
+    if (Number.isNaN(x) || Number.isNaN(y)) return `token ${i}: '${b[i]}' where clang -O3 has '${a[i]}'`;
+    if (Math.abs(x - y) > tol.relative * Math.max(Math.abs(x), Math.abs(y)) + tol.absolute) {
+      return `value ${i}: ${b[i]} where clang -O3 has ${a[i]}`;
+    }
+  }
+  return undefined;
+}
+
+function runOnce(exe: string, args: string[], timing: Program['timing']): { seconds?: number; stdout: string; stderr: string; error?: string } {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(exe, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.error) return { stdout: '', stderr: '', error: r.error.message };
+  if (r.status !== 0) return { stdout: r.stdout, stderr: r.stderr, error: `exit ${r.status ?? r.signal}` };
+  if (timing === 'wall') return { seconds: wall, stdout: r.stdout, stderr: r.stderr };
+  const printed = Number(r.stdout.trim().split(/\s+/).pop());
+  if (!Number.isFinite(printed)) return { stdout: r.stdout, stderr: r.stderr, error: 'no time printed' };
+  return { seconds: printed, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export function geometricMean(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  return Math.exp(xs.reduce((acc, x) => acc + Math.log(x), 0) / xs.length);
+}
+
+export interface SuiteOptions {
+  variants: Variant[];
+  repeat: number;
+  tolerance: Tolerance;
+  work: string;
+  progress: (line: string) => void;
+}
+
+/** Builds, checks and times every program of a suite with every variant. */
+export function runSuite(name: string, programs: Program[], opts: SuiteOptions): SuiteResult {
+  const results: ProgramResult[] = [];
+  const dir = path.join(opts.work, name);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [n, p] of programs.entries()) {
+    const where = `[${name} ${n + 1}/${programs.length}] ${p.name}`;
+    const variants: Record<string, VariantResult> = {};
+    const timed: Record<string, string> = {};
+    let expected: string | undefined;
+    for (const v of opts.variants) {
+      const checkExe = path.join(dir, `${p.name}.${v.name}.check`);
+      const timeExe = path.join(dir, `${p.name}.${v.name}`);
+      opts.progress(`${where}: building ${v.name}`);
+      // When checking and timing builds are the same, build once (tscc compiles are not cheap).
+      const same = p.checkFlags.join(' ') === p.timeFlags.join(' ');
+      const err = build(v, p, p.checkFlags, checkExe) ?? (same ? undefined : build(v, p, p.timeFlags, timeExe));
+      if (err !== undefined) {
+        variants[v.name] = { status: 'compile-error', detail: err, times: [] };
+        continue;
+      }
+      const out = runOnce(checkExe, p.checkArgs, 'wall');
+      if (out.error !== undefined) {
+        variants[v.name] = { status: 'run-error', detail: out.error, times: [] };
+        continue;
+      }
+      const text = p.checkStream === 'stdout' ? out.stdout : out.stderr;
+      if (v.name === BASELINE) expected = text;
+      const mismatch = expected === undefined ? 'no clang -O3 output to compare with' : compareOutputs(expected, text, opts.tolerance);
+      if (mismatch !== undefined) {
+        variants[v.name] = { status: 'mismatch', detail: mismatch, times: [] };
+        opts.progress(`${where}: ${v.name} MISMATCH: ${mismatch}`);
+        continue;
+      }
+      variants[v.name] = { status: 'ok', times: [] };
+      timed[v.name] = same ? checkExe : timeExe;
+    }
+    for (let r = 0; r < opts.repeat; r++) {
+      opts.progress(`${where}: timing round ${r + 1}/${opts.repeat}`);
+      for (const [v, exe] of Object.entries(timed)) {
+        const res = variants[v];
+        if (res.status !== 'ok') continue;
+        const t = runOnce(exe, p.timeArgs, p.timing);
+        if (t.seconds === undefined) {
+          variants[v] = { status: 'run-error', detail: t.error, times: res.times };
+        } else {
+          res.times.push(t.seconds);
+        }
+      }
+    }
+    const base = variants[BASELINE];
+    const baseMedian = base?.status === 'ok' && base.times.length > 0 ? median(base.times) : undefined;
+    for (const res of Object.values(variants)) {
+      if (res.status !== 'ok' || res.times.length === 0) continue;
+      res.median = median(res.times);
+      if (baseMedian !== undefined && res.median > 0) res.speedup = baseMedian / res.median;
+    }
+    const summary = opts.variants
+      .map((v) => `${v.name} ${variants[v.name].status === 'ok' ? `${variants[v.name].median?.toFixed(4)}s` : variants[v.name].status}`)
+      .join(', ');
+    opts.progress(`${where}: ${summary}`);
+    results.push({ name: p.name, variants });
+  }
+  const geomean: Record<string, number | undefined> = {};
+  for (const v of opts.variants) {
+    geomean[v.name] = geometricMean(
+      results.map((r) => r.variants[v.name]?.speedup).filter((s): s is number => s !== undefined),
+    );
+  }
+  return { name, programs: results, geomean };
+}

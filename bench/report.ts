@@ -1,0 +1,130 @@
+// Writing benchmark results: results.json (everything), results.csv (one row per suite,
+// program and variant), and chart.svg / chart.png (speedup over clang -O3, geometric mean last).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BASELINE, SuiteResult, Tolerance } from './harness';
+
+export interface BenchRun {
+  date: string;
+  dataset: string;
+  repeat: number;
+  tolerances: Record<string, Tolerance>;
+  variants: { name: string; command: string }[];
+  notes: string[];
+  suites: SuiteResult[];
+}
+
+const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+export function toCsv(run: BenchRun): string {
+  const rows = [['suite', 'program', 'variant', 'status', 'median_s', 'speedup_vs_clang_O3', 'runs', 'detail']];
+  for (const suite of run.suites) {
+    for (const p of suite.programs) {
+      for (const v of run.variants) {
+        const r = p.variants[v.name];
+        if (!r) continue;
+        rows.push([suite.name, p.name, v.name, r.status, r.median?.toPrecision(6) ?? '', r.speedup?.toFixed(4) ?? '',
+          String(r.times.length), r.detail ?? '']);
+      }
+    }
+    for (const v of run.variants) {
+      const g = suite.geomean[v.name];
+      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '']);
+    }
+  }
+  return rows.map((r) => r.map(csvField).join(',')).join('\n') + '\n';
+}
+
+const COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#b07aa1', '#9c755f'];
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** One bar group per program (and the geometric mean), one bar per variant other than clang. */
+export function toSvg(run: BenchRun): string {
+  const shown = run.variants.filter((v) => v.name !== BASELINE);
+  const barW = 12;
+  const groupW = shown.length * barW + 14;
+  const plotH = 220;
+  const panelH = plotH + 120;
+  const left = 60;
+  const width = Math.max(760, left + 20 + Math.max(...run.suites.map((s) => (s.programs.length + 1) * groupW)));
+  const out: string[] = [];
+  const height = 50 + run.suites.length * panelH;
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="DejaVu Sans, sans-serif" font-size="11">`);
+  out.push(`<rect width="${width}" height="${height}" fill="white"/>`);
+  out.push(`<text x="${left}" y="20" font-size="14" font-weight="bold">Speedup over clang-14 -O3 -march=native — median of ${run.repeat} interleaved runs, PolyBench/uBLAS dataset ${esc(run.dataset)}</text>`);
+  shown.forEach((v, i) => {
+    const x = left + i * 130;
+    out.push(`<rect x="${x}" y="30" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/>`);
+    out.push(`<text x="${x + 14}" y="39">${esc(v.name)}</text>`);
+  });
+  run.suites.forEach((suite, si) => {
+    const top = 60 + si * panelH;
+    const speedups = suite.programs.flatMap((p) => shown.map((v) => p.variants[v.name]?.speedup ?? 0));
+    const maxS = Math.max(1.5, ...speedups, ...shown.map((v) => suite.geomean[v.name] ?? 0));
+    const yMax = Math.ceil(maxS * 2) / 2;
+    const y = (s: number) => top + 20 + plotH - (s / yMax) * plotH;
+    out.push(`<text x="${left}" y="${top + 10}" font-size="13" font-weight="bold">${esc(suite.name)}</text>`);
+    for (let t = 0; t <= yMax + 1e-9; t += yMax > 4 ? 1 : 0.5) {
+      out.push(`<line x1="${left}" x2="${width - 10}" y1="${y(t)}" y2="${y(t)}" stroke="#ddd"/>`);
+      out.push(`<text x="${left - 6}" y="${y(t) + 4}" text-anchor="end">${t.toFixed(1)}</text>`);
+    }
+    out.push(`<line x1="${left}" x2="${width - 10}" y1="${y(1)}" y2="${y(1)}" stroke="#333" stroke-dasharray="4 3"/>`);
+    const groups = [...suite.programs.map((p) => ({ name: p.name, values: shown.map((v) => p.variants[v.name]) })),
+      { name: 'geomean', values: shown.map((v) => ({ speedup: suite.geomean[v.name], status: 'ok' as const, times: [] })) }];
+    groups.forEach((g, gi) => {
+      const gx = left + 8 + gi * groupW;
+      g.values.forEach((r, vi) => {
+        const x = gx + vi * barW;
+        if (r?.speedup !== undefined) {
+          out.push(`<rect x="${x}" y="${y(r.speedup)}" width="${barW - 2}" height="${y(0) - y(r.speedup)}" fill="${COLORS[vi % COLORS.length]}"><title>${esc(`${g.name} ${shown[vi].name}: ${r.speedup.toFixed(3)}x`)}</title></rect>`);
+        } else {
+          // A failed variant: a red cross at the base line instead of a bar.
+          out.push(`<text x="${x + 1}" y="${y(0) - 2}" fill="#c00" font-size="10">x</text>`);
+        }
+      });
+      const lx = gx + (shown.length * barW) / 2;
+      out.push(`<text transform="translate(${lx},${y(0) + 10}) rotate(45)" font-weight="${g.name === 'geomean' ? 'bold' : 'normal'}">${esc(g.name)}</text>`);
+    });
+  });
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}
+
+/** PNG of the SVG, rasterized by resvg (the @resvg/resvg-js package, its binary from the registry). */
+export function svgToPng(svg: string): Buffer {
+  // Loaded lazily so that the rest of the harness works without the native module.
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { Resvg } = require('@resvg/resvg-js') as typeof import('@resvg/resvg-js');
+  const r = new Resvg(svg, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' }, background: 'white' });
+  return r.render().asPng();
+}
+
+export function writeReports(run: BenchRun, outDir: string): string[] {
+  fs.mkdirSync(outDir, { recursive: true });
+  const files = ['results.json', 'results.csv', 'chart.svg', 'chart.png'].map((f) => path.join(outDir, f));
+  const svg = toSvg(run);
+  fs.writeFileSync(files[0], JSON.stringify(run, null, 2) + '\n');
+  fs.writeFileSync(files[1], toCsv(run));
+  fs.writeFileSync(files[2], svg);
+  fs.writeFileSync(files[3], svgToPng(svg));
+  return files;
+}
+
+/** The table printed at the end: one row per program, medians and speedups per variant. */
+export function toTable(run: BenchRun): string {
+  const lines: string[] = [];
+  for (const suite of run.suites) {
+    lines.push(`\n${suite.name}`);
+    lines.push(['program', ...run.variants.map((v) => v.name)].map((s) => s.padEnd(16)).join(''));
+    for (const p of suite.programs) {
+      const cells = run.variants.map((v) => {
+        const r = p.variants[v.name];
+        if (!r || r.status !== 'ok') return r?.status ?? '-';
+        return `${r.median?.toFixed(4)}s ${r.speedup !== undefined ? `${r.speedup.toFixed(2)}x` : ''}`;
+      });
+      lines.push([p.name, ...cells].map((s) => s.padEnd(16)).join(''));
+    }
+    lines.push(['geomean', ...run.variants.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')].map((s) => s.padEnd(16)).join(''));
+  }
+  return lines.join('\n') + '\n';
+}

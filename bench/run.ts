@@ -1,0 +1,117 @@
+// `npm run bench -- …`: PolyBench/C, uBLAS and our own kernels, four compilers each.
+//   --polybench DIR     a PolyBench/C 4.2.1 checkout (suites polybench and polybench-vla)
+//   --ublas             our Boost uBLAS gemm, 2mm, covariance, correlation (bench/ublas)
+//   --kernels-dir DIR   our C kernels (test/kernels): medians and ratios vs clang -O3 and Polly
+//   --dataset NAME      MINI SMALL MEDIUM LARGE EXTRALARGE (default LARGE); --tiny: kernels at their test sizes
+//   --kernels a,b       only these programs;  --repeat N (default 5);  --out DIR (default bench-results)
+//   --variant NAME=CMD  an extra variant (e.g. `--variant o2="clang-14 -O2"`); --only-variants a,b
+//   --no-vla            skip the C99-VLA PolyBench suite
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { BASELINE, parseVariant, runSuite, standardVariants, SuiteResult, Variant } from './harness';
+import { BenchRun, toTable, writeReports } from './report';
+import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
+
+interface Options {
+  polybench?: string;
+  ublas: boolean;
+  kernelsDir?: string;
+  dataset: string;
+  kernels?: Set<string>;
+  repeat: number;
+  out: string;
+  extraVariants: Variant[];
+  onlyVariants?: Set<string>;
+  vla: boolean;
+  tiny: boolean;
+}
+
+const USAGE = 'usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR)... [--dataset LARGE] [--kernels a,b] [--repeat N] [--out DIR] [--variant NAME=CMD] [--only-variants a,b] [--no-vla] [--tiny]';
+
+export function parseOptions(argv: readonly string[]): Options {
+  const o: Options = { ublas: false, dataset: 'LARGE', repeat: 5, out: 'bench-results', extraVariants: [], vla: true, tiny: false };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].includes('=') && argv[i].startsWith('--') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case '--polybench': o.polybench = path.resolve(value()); break;
+      case '--ublas': o.ublas = true; break;
+      case '--kernels-dir': o.kernelsDir = path.resolve(value()); break;
+      case '--dataset': o.dataset = value().toUpperCase(); break;
+      case '--kernels': o.kernels = new Set(value().split(',').filter(Boolean)); break;
+      case '--repeat': o.repeat = Number(value()); break;
+      case '--out': o.out = path.resolve(value()); break;
+      case '--variant': o.extraVariants.push(parseVariant(value())); break;
+      case '--only-variants': o.onlyVariants = new Set(value().split(',')); break;
+      case '--no-vla': o.vla = false; break;
+      case '--tiny': o.tiny = true; break;
+      default: throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
+    }
+  }
+  if (!['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'].includes(o.dataset)) throw new Error(`unknown dataset ${o.dataset}`);
+  if (!Number.isInteger(o.repeat) || o.repeat < 1) throw new Error('--repeat wants a positive integer');
+  if (!o.polybench && !o.ublas && !o.kernelsDir) throw new Error(USAGE);
+  return o;
+}
+
+/** Whether this gcc has Graphite (-floop-nest-optimize is accepted silently without it). */
+function gccGraphiteNote(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-graphite-'));
+  const src = path.join(dir, 't.c');
+  fs.writeFileSync(src, 'double a[64][64];\nvoid f(void){for(int i=0;i<64;i++)for(int j=0;j<64;j++)a[j][i]+=1;}\n');
+  const r = spawnSync('gcc', ['-O3', '-floop-nest-optimize', '-fopt-info-loop', '-c', src, '-o', path.join(dir, 't.o')], { encoding: 'utf8' });
+  fs.rmSync(dir, { recursive: true, force: true });
+  return /loop nest optimized|interchanged/.test(r.stderr ?? '')
+    ? 'gcc has Graphite: -floop-nest-optimize transformed a probe loop nest'
+    : 'gcc appears to lack Graphite: -floop-nest-optimize did nothing on a probe loop nest (gcc-graphite = plain gcc -O3)';
+}
+
+export function main(argv: readonly string[]): number {
+  const o = parseOptions(argv);
+  let variants = [...standardVariants(), ...o.extraVariants];
+  if (o.onlyVariants) variants = variants.filter((v) => v.name === BASELINE || o.onlyVariants!.has(v.name));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-bench-'));
+  const progress = (line: string) => process.stderr.write(`${line}\n`);
+  const notes = [gccGraphiteNote()];
+  progress(notes[0]);
+  progress(`tolerances: PolyBench arrays |a-b| <= ${POLYBENCH_TOLERANCE.relative}*max(|a|,|b|) + ${POLYBENCH_TOLERANCE.absolute}; printed %.6e sums <= ${PRINTED_E_TOLERANCE.relative}*max(|a|,|b|)`);
+  const suites: SuiteResult[] = [];
+  const base = { variants, repeat: o.repeat, work, progress };
+  if (o.polybench) {
+    suites.push(runSuite('polybench', polybenchPrograms(o.polybench, o.dataset, false, o.kernels), { ...base, tolerance: POLYBENCH_TOLERANCE }));
+    if (o.vla) suites.push(runSuite('polybench-vla', polybenchPrograms(o.polybench, o.dataset, true, o.kernels), { ...base, tolerance: POLYBENCH_TOLERANCE }));
+  }
+  if (o.ublas) suites.push(runSuite('ublas', ublasPrograms(o.dataset, o.kernels), { ...base, tolerance: PRINTED_E_TOLERANCE }));
+  if (o.kernelsDir) suites.push(runSuite('kernels', kernelPrograms(o.kernelsDir, o.kernels, o.tiny), { ...base, tolerance: PRINTED_E_TOLERANCE }));
+  const run: BenchRun = {
+    date: new Date().toISOString(),
+    dataset: o.dataset,
+    repeat: o.repeat,
+    tolerances: { polybench: POLYBENCH_TOLERANCE, printed: PRINTED_E_TOLERANCE },
+    variants: variants.map((v) => ({ name: v.name, command: v.cc.map((w) => (w === process.execPath ? 'node' : w)).join(' ') })),
+    notes,
+    suites,
+  };
+  const files = writeReports(run, o.out);
+  process.stdout.write(toTable(run));
+  progress(`wrote ${files.join(', ')}`);
+  fs.rmSync(work, { recursive: true, force: true });
+  // Mismatches and build failures are results, not harness failures: exit 0, unless asked otherwise.
+  const failed = suites.some((s) => s.programs.some((p) => Object.values(p.variants).some((r) => r.status !== 'ok')));
+  return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+}
+
+if (require.main === module) {
+  try {
+    process.exitCode = main(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`bench: error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  }
+}
