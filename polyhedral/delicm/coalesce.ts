@@ -56,9 +56,14 @@ export function coalesce(k: Knowledge): CoalesceResult {
   }
   // Then every scalar still in a register, against every array some store writes.
   const arrays = [...new Set(k.events.filter((e) => e.kind === 'write' && !e.access.scalar && e.access.certainty === 'must' && !k.mayWritten.has(e.location)).map((e) => e.location))];
+  // Only scalars written inside loops (what the paper counts), and arrays stored in a loop around one of their writers.
   for (const location of scalarKind.keys()) {
     if (mapped.has(location)) continue;
-    for (const array of arrays) {
+    const writers = k.events.filter((e) => e.kind === 'write' && e.access.array.tupleName === location && e.statement.loops.length > 0);
+    if (writers.length === 0) continue;
+    const loops = new Set(writers.flatMap((w) => w.statement.loops));
+    const near = new Set(k.events.filter((e) => e.kind === 'write' && !e.access.scalar && e.statement.loops.some((l) => loops.has(l))).map((e) => e.location));
+    for (const array of arrays.filter((a) => near.has(a))) {
       const target = k.events.find((e) => e.kind === 'write' && !e.access.scalar && e.location === array)!;
       if (!tryMap(ctx, k, location, target)) continue;
       removeRedundantWrites(k);
@@ -105,6 +110,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
     // Instances with no target at all may stay unwritten (a partial write) if nobody reads them.
     const unmapped = w.relation.domain().toUnionSet().subtract(element.domain());
     if (!unmapped.isEmpty() && !unmapped.intersect(readWrites).isEmpty()) return false;
+    if (element.isEmpty()) return false;
     if (!element.isSingleValued()) return false;
     element = element.coalesce();
     proposed.set(w, element);
@@ -113,7 +119,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const writeElements = unionOf(ctx, [...proposed.values()]);
   for (const r of ownReads) {
     const element = k.reaching.intersectRange(r.relation.domain().toUnionSet()).reverse().applyRange(writeElements);
-    if (!element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return false;
+    if (element.isEmpty() || !element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return false;
     proposed.set(r, element);
   }
 
@@ -133,26 +139,14 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const writesAfter = atTarget.filter((e) => e.kind === 'write' && !(e.access.scalar && e.location !== e.access.array.tupleName && writesUndef(e.access)));
   const originalWrites = k.events.filter((e) => e.kind === 'write' && e.access.array.tupleName === target.location);
 
-  // The SCoP's end reads every element written, before or after the mapping: A's live-out content.
-  const written = unionOf(ctx, [...writesAfter, ...originalWrites].map((e) => e.relation)).range();
-  const endTime = ctx.map(`{ End[] -> [${[1_000_000, ...Array(k.timeDims - 1).fill(0)].join(', ')}] }`);
-  const end: AccessEvent = {
-    ...target,
-    tag: 'End',
-    kind: 'read',
-    // { End[] -> Element[..] }
-    relation: UnionMap.fromDomainAndRange(ctx.unionSet('{ End[] }'), written).asMap(),
-    time: endTime,
-    passThrough: undefined,
-  };
+  // The SCoP's end reads every element the SCoP writes (mapped writes stay among them): A's live-out content.
+  const { end, value: endValue } = liveOut(ctx, k, target.location, originalWrites);
 
   // { ReadTag[..] -> Value[..] } after the mapping ...
   const after = flow(ctx, [...readsAfter, end], writesAfter);
   const seenAfter = readValues(ctx, after.dependence, k.writeValue, [...readsAfter, end]);
   // ... and before it: the original program's values, and A's original final content.
-  const before = flow(ctx, [end], originalWrites);
-  const expected = k.readValue.intersectDomain(unionOf(ctx, readsAfter.map((e) => e.relation)).domain())
-    .union(readValues(ctx, before.dependence, k.writeValue, [end]));
+  const expected = k.readValue.intersectDomain(unionOf(ctx, readsAfter.map((e) => e.relation)).domain()).union(endValue);
   // Where the original program read undef, any value will do.
   const free = expected.intersectRange(ctx.unionSet('{ Undef[] }')).domain();
   if (!seenAfter.subtractDomain(free).isEqual(expected.subtractDomain(free))) return false;
@@ -188,6 +182,29 @@ function removeRedundantWrites(k: Knowledge): void {
     // { WriteTag[i..] -> Element[..] } read from and written to the same element in every instance
     if (r.relation.setTupleName(DimType.in, w.tag).isEqual(w.relation)) w.removed = true;
   }
+}
+
+/** The SCoP's end as a read of every element of `array` it writes, and the values it sees in the original program (computed once per array). */
+function liveOut(ctx: Ctx, k: Knowledge, array: string, originalWrites: readonly AccessEvent[]): { end: AccessEvent; value: UnionMap } {
+  const cached = k.liveOut.get(array);
+  if (cached) return cached;
+  const written = unionOf(ctx, originalWrites.map((e) => e.relation)).range();
+  const end: AccessEvent = {
+    ...originalWrites[0]!,
+    tag: 'End',
+    kind: 'read',
+    // { End[] -> Element[..] }
+    relation: UnionMap.fromDomainAndRange(ctx.unionSet('{ End[] }'), written).asMap(),
+    // { End[] -> [t..] }: after every statement
+    time: ctx.map(`{ End[] -> [${[1_000_000, ...Array(k.timeDims - 1).fill(0)].join(', ')}] }`),
+    passThrough: undefined,
+    removed: false,
+  };
+  // { End[] -> Value[..] }
+  const value = readValues(ctx, flow(ctx, [end], originalWrites).dependence, k.writeValue, [end]);
+  const result = { end, value };
+  k.liveOut.set(array, result);
+  return result;
 }
 
 /** { WriteTag[i..] -> TargetTag[j..] : i and j agree on the loops around both statements } */

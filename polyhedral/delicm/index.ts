@@ -68,7 +68,8 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
     unchanged: reason,
     counters: { forwards: 0, reloads: 0, mappedScalars: 0, mappedPhis: 0, scalarWritesBefore: before, scalarWritesAfter: before },
   });
-  if (!model.arrays.some((a) => a.kind !== 'array')) return unchanged(undefined);
+  // Nothing to gain where no scalar is written inside a loop: no scalar dependence is carried.
+  if (before === 0) return unchanged(undefined);
   try {
     const run = (): DelicmScopResult => ctx.scope(() => {
       const knowledge = buildKnowledge(ctx, model);

@@ -58,6 +58,8 @@ export interface Knowledge {
   readonly notBeforeInstance: UnionMap;
   /** { [t.., p] -> [t'.., p'] : t <lex t' }: a statement instance strictly before another */
   readonly beforeInstance: UnionMap;
+  /** Per array: the SCoP's end as a read of what the SCoP writes, and the values it sees originally (filled on demand). */
+  readonly liveOut: Map<string, { end: AccessEvent; value: UnionMap }>;
 }
 
 const scalarWritePhase = 10000;
@@ -122,9 +124,10 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
       const phase = a.array.kind === 'array' ? 1 + arrayIndex++ : a.kind === 'read' ? 0 : scalarWritePhase + scalarWriteIndex++;
       if (a.array.kind === 'array' && a.kind === 'write' && a.certainty === 'may') mayWritten.add(a.array.tupleName);
       // [params] -> { Tag[i..] -> [t.., phase] }
-      const time = ctx.map(retag(scheduleText, s.name, tag).replace(/\]\s*\}\s*$/, `, ${phase}] }`)).intersectDomain(s.domain.setTupleName(tag));
+      const domain = s.domain.intersectParams(model.context).coalesce().setTupleName(tag);
+      const time = ctx.map(retag(scheduleText, s.name, tag).replace(/\]\s*\}\s*$/, `, ${phase}] }`)).intersectDomain(domain).coalesce();
       // [params] -> { Tag[i..] -> Location[..] }
-      const relation = a.relation.intersectDomain(s.domain).setTupleName(DimType.in, tag);
+      const relation = a.relation.setTupleName(DimType.in, tag).intersectDomain(domain).coalesce();
       let passThrough: AccessEvent | undefined;
       const stored = storedValue(a);
       if (stored !== undefined) passThrough = scalarReads.get(stored);
@@ -174,7 +177,7 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
     writeValue = next;
     readValue = readValues(ctx, reaching, writeValue, reads);
   }
-  return { ctx, model, events, timeDims, writeValue, readValue, reaching, mayWritten, notBeforeInstance, beforeInstance };
+  return { ctx, model, events, timeDims, writeValue, readValue, reaching, mayWritten, notBeforeInstance, beforeInstance, liveOut: new Map() };
 }
 
 /** Renames statement `name`'s tuple in isl text to `tag`. */
