@@ -1,0 +1,21 @@
+// Putting `tscc` on PATH for tests: a temp bin directory with a wrapper around bin/tscc.js,
+// exactly what `npm link`/node_modules/.bin would give a user.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot, tempDir } from '../support/tools';
+
+export interface TsccOnPath {
+  bin: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function tsccOnPath(extraEnv: NodeJS.ProcessEnv = {}): TsccOnPath {
+  const bin = tempDir('tscc-bin-');
+  const wrapper = path.join(bin, 'tscc');
+  fs.writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'bin', 'tscc.js')}" "$@"\n`);
+  fs.chmodSync(wrapper, 0o755);
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ...extraEnv };
+  delete env.TSOPT_FLAGS;
+  delete env.TSCC_STRICT;
+  return { bin, env: { ...env, ...extraEnv } };
+}
