@@ -354,6 +354,10 @@ export const versioningPass: ModulePass = {
           const v = versionScop(module, fn, model, se, k, o, ctx);
           changed = true;
           ctx.stats.set('versioned', (ctx.stats.get('versioned') ?? 0) + 1);
+          ctx.scopResults.push({
+            pass: 'versioning', function: fn.name, location: model.location,
+            fields: { versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops },
+          });
           ctx.remarks.push({
             pass: 'versioning', kind: 'applied', function: fn.name, location: model.location,
             message: `fast path under run-time check: ${v.runtimeCheck}; parts: ${v.parts.map((p) => p.label).join(', ') || '(none)'}; code growth: ${v.codeGrowth} instructions; parallel loops: ${v.parallelLoops}`,
@@ -361,6 +365,7 @@ export const versioningPass: ModulePass = {
         } catch (e) {
           if (!(e instanceof NotVersioned)) throw e;
           ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
+          ctx.scopResults.push({ pass: 'versioning', function: fn.name, location: model.location, fields: { versioned: false, notVersioned: e.message } });
           ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location: model.location, message: `SCoP left as it was: ${e.message}` });
         }
       }
