@@ -5,12 +5,10 @@
 // `delinearizationPasses`.
 import type { Module } from '../ir';
 import { scopDetectionAnalysis } from './analysis/scop-detection';
-import { scalarEvolutionAnalysis } from './analysis/scalar-evolution';
-import type { Scop } from './analysis/scop-detection-types';
-import { delinearizeScop, type ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
-import type { DelinearizeOptions } from '../polyhedral/delinearization';
+import type { ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
+import { delinearizationAnalysis, delinearizationAnalysisWith, defaultDelinearizeOptions } from '../polyhedral/delinearization/analysis';
 import { TsoptError } from '../cli/errors';
-import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
+import type { ModulePass, PassContext, PassOption } from './pass';
 
 /** `--delinearize-max-shift=K`: §3.3 pieces M_t for t in [-K, K] (default 1). */
 export const maxShiftOption: PassOption = {
@@ -32,23 +30,8 @@ function nonNegativeOption(ctx: PassContext, option: PassOption, fallback: numbe
   return n;
 }
 
-/**
- * Delinearization of every SCoP of a function, cached by the analysis manager
- * (and dropped with SCoP detection). The model can take its shapes through
- * `(scop) => am.get(analysis, fn).get(scop)!.shapes`.
- */
-export function delinearizationAnalysisWith(options: DelinearizeOptions, name = 'delinearization'): AnalysisKey<ReadonlyMap<Scop, ScopDelinearization>> {
-  return {
-    name,
-    compute: (fn, am) => {
-      const se = am.get(scalarEvolutionAnalysis, fn);
-      return new Map(am.get(scopDetectionAnalysis, fn).scops.map((scop) => [scop, delinearizeScop(scop, { ...options, entryFacts: se.factsAt(scop.entry) })]));
-    },
-  };
-}
-
-/** With the defaults of `print<delinearization>`. */
-export const delinearizationAnalysis = delinearizationAnalysisWith({ maxShift: 1, maxOperations: 2_000_000 });
+// The analysis lives with delinearization (the model reads it too); passes keep importing it from here.
+export { delinearizationAnalysis, delinearizationAnalysisWith } from '../polyhedral/delinearization/analysis';
 
 /** The text `print<delinearization>` shows for one SCoP. */
 export function printScopDelinearization(location: string, d: ScopDelinearization): string {
@@ -73,9 +56,9 @@ export const printDelinearizationPass: ModulePass = {
   description: 'print, per SCoP, the shapes delinearization recovers for linearized arrays, each access\'s subscripts and the validity condition',
   options: [maxShiftOption, maxOperationsOption],
   run(module: Module, ctx: PassContext) {
-    const maxShift = nonNegativeOption(ctx, maxShiftOption, 1);
-    const maxOperations = nonNegativeOption(ctx, maxOperationsOption, 2_000_000);
-    const analysis = maxShift === 1 && maxOperations === 2_000_000 ? delinearizationAnalysis
+    const maxShift = nonNegativeOption(ctx, maxShiftOption, defaultDelinearizeOptions.maxShift);
+    const maxOperations = nonNegativeOption(ctx, maxOperationsOption, defaultDelinearizeOptions.maxOperations);
+    const analysis = maxShift === defaultDelinearizeOptions.maxShift && maxOperations === defaultDelinearizeOptions.maxOperations ? delinearizationAnalysis
       : delinearizationAnalysisWith({ maxShift, maxOperations }, `delinearization(${maxShift},${maxOperations})`);
     for (const fn of module.functions) {
       if (fn.isDeclaration) continue;

@@ -7,7 +7,7 @@ import type { ScopRejection } from '../passes/analysis/scop-detection-types';
 import { scopDetectionAnalysis } from '../passes/analysis/scop-detection';
 import { scalarEvolutionAnalysis } from '../passes/analysis/scalar-evolution';
 import { type Delinearizer, type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
-import { scopDelinearizer } from './delinearization/scop-adapter';
+import { sharedDelinearizer } from './delinearization/analysis';
 import type { FunctionScopModels, ScopModel } from './model';
 
 /** Builds the models of every SCoP detection found in `fn`. */
@@ -17,8 +17,10 @@ export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager,
   const ctx = new Ctx();
   const models: ScopModel[] = [];
   const rejections: ScopRejection[] = [...detection.rejections];
+  const hook = options.delinearize;
+  const withManager: ModelOptions = hook ? { ...options, delinearize: (scop) => hook(scop, am) } : options;
   for (const scop of detection.scops) {
-    const built = buildScopModel(ctx, fn.parent, fn, scop, options, se.factsAt(scop.entry));
+    const built = buildScopModel(ctx, fn.parent, fn, scop, withManager, se.factsAt(scop.entry));
     if ('statements' in built) models.push(built);
     else rejections.push(built);
   }
@@ -33,8 +35,13 @@ export function scopModelAnalysisWith(options: ModelOptions): AnalysisKey<Functi
   return { name, compute: (fn, am) => buildFunctionModels(fn, am, options) };
 }
 
-/** Delinearization (issue 5) as the model uses it unless told otherwise: one shared instance, so analyses share a cache entry. */
-export const defaultDelinearizer: Delinearizer = scopDelinearizer();
+/**
+ * Delinearization (issue 5) as the model uses it unless told otherwise: the cached
+ * `delinearizationAnalysis` (with the SCoP's entry facts), the same result
+ * `print<delinearization>` and the report show. One shared instance, so models
+ * share a cache entry.
+ */
+export const defaultDelinearizer: Delinearizer = sharedDelinearizer;
 
 /** The model with the default quota and delinearization. */
 export const scopModelAnalysis: AnalysisKey<FunctionScopModels> = scopModelAnalysisWith({ maxOperations: defaultMaxOperations, delinearize: defaultDelinearizer });

@@ -3,7 +3,9 @@
 import * as path from 'node:path';
 import { parseModule } from '../../ir/parser';
 import { AnalysisManager } from '../../passes/analysis-manager';
-import { scopModelAnalysisWith } from '../../polyhedral/analysis';
+import { scopModelAnalysis, scopModelAnalysisWith } from '../../polyhedral/analysis';
+import { delinearizationAnalysis } from '../../passes/delinearize';
+import { buildReport } from '../../passes/report';
 import { defaultMaxOperations, type Delinearizer } from '../../polyhedral/build';
 import { scopDelinearizer } from '../../polyhedral/delinearization/scop-adapter';
 import { compileToIr, kernelsDir } from '../support/tools';
@@ -29,6 +31,29 @@ test('gemm with VLA parameters: every array delinearized, every access a 2-d mus
         expect(a.relation.toString()).toMatch(/MemRef_[ABC]\[[^,\]]+, [^,\]]+\]/);
       }
     }
+  } finally {
+    models.dispose();
+  }
+});
+
+test('the model, print<delinearization> and the report share one delinearization: the cached analysis, with the entry facts', () => {
+  // atax's SCoP sits under `if (n > 0)`-style guards: with the entry facts the shape [*][n] needs no condition.
+  const text = compileToIr(path.join(kernelsDir, 'atax.c'), ['-O3', '-fno-vectorize', '-fno-slp-vectorize', '-g', `-I${kernelsDir}`], true).toString();
+  const module = parseModule(text, 'atax.c');
+  const fn = module.functions.find((f) => f.name === 'kernel_atax')!;
+  const am = new AnalysisManager();
+  const models = am.get(scopModelAnalysis, fn);
+  try {
+    const m = models.models[0]!;
+    const shared = am.get(delinearizationAnalysis, fn).get(m.scop)!;
+    expect(shared.status).toBe('true');
+    const delinearized = m.arrays.filter((a) => a.delinearized);
+    expect(delinearized.map((a) => a.name)).toEqual(['A']);
+    // The very polynomials of the cached result, not a second computation.
+    for (const a of delinearized) expect(a.sizes).toBe(shared.shapes.get(a.value)!.sizes);
+    expect(m.assumptions.filter((a) => a.kind === 'delinearization')).toEqual([]);
+    const report = buildReport(module, am).functions.find((f) => f.name === 'kernel_atax')!.scops[0]!;
+    expect(report.arrays.find((a) => a.name === 'A')!.shape).toEqual(['*', 'n']);
   } finally {
     models.dispose();
   }

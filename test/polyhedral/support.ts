@@ -2,9 +2,8 @@
 // with the vectorizers off (and -g, for source names), parsed by our IR parser.
 import { type IrFunction, type Module, parseModule } from '../../ir';
 import { AnalysisManager } from '../../passes/analysis-manager';
-import { buildFunctionModels } from '../../polyhedral/analysis';
+import { buildFunctionModels, defaultDelinearizer } from '../../polyhedral/analysis';
 import { defaultMaxOperations } from '../../polyhedral/build';
-import { scopDelinearizer } from '../../polyhedral/delinearization/scop-adapter';
 import type { FunctionScopModels } from '../../polyhedral/model';
 import { compileKernelToIr } from '../support/kernels';
 import { disassemble } from '../support/tools';
@@ -41,7 +40,7 @@ export function modelKernel(name: string, options: ModelKernelOptions = {}): Mod
   const all = new Map<string, FunctionScopModels>();
   const modelOptions = {
     maxOperations: options.maxOperations ?? defaultMaxOperations,
-    delinearize: options.delinearize === false ? undefined : scopDelinearizer(),
+    delinearize: options.delinearize === false ? undefined : defaultDelinearizer,
   };
   for (const fn of module.functions) {
     if (fn.isDeclaration) continue;
