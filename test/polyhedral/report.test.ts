@@ -21,9 +21,9 @@ describe('buildReport / formatReport', () => {
           statements: 6,
           parameters: ['ni', 'nj', 'nk'],
           arrays: [
-            { name: 'C', elementBytes: 8, shape: ['*', 'nj'] },
-            { name: 'A', elementBytes: 8, shape: ['*', 'nk'] },
-            { name: 'B', elementBytes: 8, shape: ['*', 'nj'] },
+            expect.objectContaining({ name: 'C', elementBytes: 8, shape: ['*', 'nj'], validity: '1' }),
+            expect.objectContaining({ name: 'A', elementBytes: 8, shape: ['*', 'nk'], validity: '1' }),
+            expect.objectContaining({ name: 'B', elementBytes: 8, shape: ['*', 'nj'], validity: '1' }),
           ],
           assumptions: [],
           aliasPairs: [['C', 'A'], ['C', 'B']],
@@ -34,6 +34,7 @@ describe('buildReport / formatReport', () => {
             'test/kernels/gemm.c:22 (%129)', 'test/kernels/gemm.c:23 (%132)', 'test/kernels/gemm.c:23 (%159)',
           ],
           runtimeCheck: '1',
+          delinearization: '1',
         },
       ],
       rejected: [],
@@ -43,7 +44,7 @@ describe('buildReport / formatReport', () => {
     expect(Object.keys(json)).toEqual(['functions']);
     expect(Object.keys(json.functions[0]!)).toEqual(['name', 'scops', 'rejected']);
     expect(Object.keys(json.functions.find((f) => f.scops.length > 0)!.scops[0]!)).toEqual([
-      'location', 'depth', 'statements', 'parameters', 'arrays', 'assumptions', 'aliasPairs', 'parallelLoops', 'runtimeCheck',
+      'location', 'depth', 'statements', 'parameters', 'arrays', 'assumptions', 'aliasPairs', 'parallelLoops', 'runtimeCheck', 'delinearization',
     ]);
   });
 
@@ -65,5 +66,40 @@ describe('buildReport / formatReport', () => {
     expect(fn.scops).toEqual([]);
     expect(fn.rejected).toContainEqual({ cause: 'function-call', location: 'test/kernels/detect-printf.c:26', detail: 'call to @printf' });
     expect(formatReport(r, 'text')).toContain('  rejected at test/kernels/detect-printf.c:26: function-call: call to @printf');
+  });
+
+  test('set_subarray (issue 5): each access\'s subscripts, the array\'s validity and the SCoP\'s merged condition, in JSON and text', () => {
+    const r = report('delin-set-subarray');
+    const scop = r.functions.find((f) => f.name === 'set_subarray')!.scops[0]!;
+    const a = scop.arrays.find((x) => x.name === 'A')!;
+    expect(a.shape).toEqual(['*', 'n1', 'n2']);
+    // Unrolled by two along k: a main statement (two writes) and a remainder.
+    expect(a.accesses.map((x) => x.kind)).toEqual(['write', 'write', 'write']);
+    expect(a.accesses[0]!.subscripts).toBe('[i0 + o0][i1 + o1][2 * i2 + o2]');
+    expect(a.accesses[1]!.subscripts).toBe('[i0 + o0][i1 + o1][2 * i2 + o2 + 1]');
+    const condition = (c: string): string[] => c.split(' && ').sort();
+    const expected = ['n1 >= s1 + o1', 'n2 >= s2 + o2', 'o1 >= 0', 'o2 >= 0'];
+    expect(condition(a.validity!)).toEqual(expected);
+    expect(condition(scop.delinearization)).toEqual(expected);
+    // The same condition is what the run-time check asks (through the model's assumption).
+    expect(condition(scop.runtimeCheck)).toEqual(expected);
+    const json = JSON.parse(formatReport(r, 'json')) as TsoptReport;
+    const fromJson = json.functions.find((f) => f.name === 'set_subarray')!.scops[0]!;
+    expect(Object.keys(fromJson.arrays[0]!)).toEqual(['name', 'elementBytes', 'shape', 'accesses', 'validity']);
+    expect(fromJson.arrays[0]!.accesses[0]).toEqual({ kind: 'write', subscripts: '[i0 + o0][i1 + o1][2 * i2 + o2]' });
+    const text = formatReport(r, 'text');
+    expect(text).toContain(`    array A[*][n1][n2] of 8-byte elements, delinearized, valid if ${a.validity}`);
+    expect(text).toContain('      write A[i0 + o0][i1 + o1][2 * i2 + o2]');
+    expect(text).toContain(`    delinearization valid if ${scop.delinearization}`);
+  });
+
+  test('atax: arrays that keep their flat form list their accesses from the model, in C', () => {
+    const scop = report('atax').functions.find((f) => f.name === 'kernel_atax')!.scops[0]!;
+    const tmp = scop.arrays.find((x) => x.name === 'tmp')!;
+    expect(tmp.validity).toBeUndefined();
+    expect(new Set(tmp.accesses.map((x) => x.subscripts))).toEqual(new Set(['[i0]']));
+    const x = scop.arrays.find((a) => a.name === 'x')!;
+    expect(x.accesses.map((a) => a.subscripts)).toContain('[1 + 2 * i1]');
+    expect(scop.delinearization).toBe('1');
   });
 });
