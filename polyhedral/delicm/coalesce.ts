@@ -8,7 +8,7 @@
 // reads) and A's content at the SCoP's end see the same value as in the original
 // program. That is the paper's conflict test (L's lifetime lies in A's unused
 // zone, or A is known to hold the same value there) stated on access points.
-import { type Ctx, DimType, type Map as IslMap, UnionMap } from 'isl-wasm';
+import { type Ctx, DimType, type Map as IslMap, UnionMap, type UnionSet } from 'isl-wasm';
 import type { ScopStatementModel } from '../model';
 import { type AccessEvent, type Knowledge, flow, readValues, storedValue, unionOf, writesUndef } from './knowledge';
 
@@ -80,11 +80,17 @@ function scalarReadsOf(k: Knowledge, s: ScopStatementModel): AccessEvent[] {
 }
 
 /** Maps `location` onto the elements `target` writes if that is exact; true when done. */
+/** A failed mapping; DELICM_DEBUG=1 says which check failed (numbered in tryMap). */
+function reject(check: number): false {
+  if (process.env['DELICM_DEBUG']) process.stderr.write(`delicm: mapping rejected by check ${check}\n`);
+  return false;
+}
+
 function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): boolean {
   const own = k.events.filter((e) => e.access.array.tupleName === location);
   const ownWrites = own.filter((e) => e.kind === 'write');
   const ownReads = own.filter((e) => e.kind === 'read');
-  if (ownWrites.length === 0) return false;
+  if (ownWrites.length === 0) return reject(1);
 
   // Every store to the target's array may say where the value goes, not only the one coalescing started from.
   const stores = k.events.filter((e) => e.kind === 'write' && !e.access.scalar && e.access.certainty === 'must' && e.location === target.location);
@@ -97,7 +103,18 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const proposed = new Map<AccessEvent, IslMap | UnionMap>();
   // { ReadTag[..] -> ... }: write instances some read sees
   const readWrites = k.reaching.domain();
+  const loadedWrites = new Set<AccessEvent>();
   for (const w of ownWrites) {
+    // A value loaded from the target array is already in its element: GVN's PHIs in stencils go back there.
+    const loaded = loadOf(k, w, target.location);
+    const removable = !k.events.some((o) => o !== w && !o.removed && o.kind === 'write' && o.statement === w.statement && o.location === target.location);
+    if (loaded && removable) {
+      // Written back where it came from, then removed as redundant: it may be an element the SCoP only reads.
+      loadedWrites.add(w);
+      // { WriteTag[..] -> Element[..] }
+      proposed.set(w, loaded.relation.setTupleName(DimType.in, w.tag));
+      continue;
+    }
     // { WriteTag[..] -> TargetTag[..] }: target instances in the same iterations of the loops both are in
     const sameIterations = unionOf(ctx, stores.map((t) => ctx.unionMap(sameIterationsText(w, t))));
     const at = w.time.toUnionMap();
@@ -109,9 +126,9 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
     let element = next.union(previous).applyRange(targetAt).applyRange(targetElement);
     // Instances with no target at all may stay unwritten (a partial write) if nobody reads them.
     const unmapped = w.relation.domain().toUnionSet().subtract(element.domain());
-    if (!unmapped.isEmpty() && !unmapped.intersect(readWrites).isEmpty()) return false;
-    if (element.isEmpty()) return false;
-    if (!element.isSingleValued()) return false;
+    if (!unmapped.isEmpty() && !unmapped.intersect(readWrites).isEmpty()) return reject(2);
+    if (element.isEmpty()) return reject(3);
+    if (!element.isSingleValued()) return reject(4);
     element = element.coalesce();
     proposed.set(w, element);
   }
@@ -119,13 +136,17 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const writeElements = unionOf(ctx, [...proposed.values()]);
   for (const r of ownReads) {
     const element = k.reaching.intersectRange(r.relation.domain().toUnionSet()).reverse().applyRange(writeElements);
-    if (element.isEmpty() || !element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return false;
+    if (element.isEmpty() || !element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return reject(5);
     proposed.set(r, element);
   }
 
   // Only elements the SCoP itself writes exist for sure (the store's element in another iteration might not).
   const elements = unionOf(ctx, k.events.filter((e) => e.kind === 'write' && e.access.array.tupleName === target.location).map((e) => e.relation)).range();
-  for (const relation of proposed.values()) if (!unionOf(ctx, [relation]).range().isSubset(elements)) return false;
+  for (const [e, relation] of proposed) {
+    // A read may find its value in an element the SCoP only reads (stencils); writes go to written elements.
+    const exists = e.kind === 'read' || loadedWrites.has(e) ? elements.union(readElements(ctx, k, target.location)) : elements;
+    if (!unionOf(ctx, [relation]).range().isSubset(exists)) return reject(6);
+  }
 
   // The program after the mapping, restricted to the target array: its events with their new relations.
   const asMapped = (e: AccessEvent): AccessEvent => {
@@ -149,7 +170,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const expected = k.readValue.intersectDomain(unionOf(ctx, readsAfter.map((e) => e.relation)).domain()).union(endValue);
   // Where the original program read undef, any value will do.
   const free = expected.intersectRange(ctx.unionSet('{ Undef[] }')).domain();
-  if (!seenAfter.subtractDomain(free).isEqual(expected.subtractDomain(free))) return false;
+  if (!seenAfter.subtractDomain(free).isEqual(expected.subtractDomain(free))) return reject(7);
 
   for (const e of k.events) {
     const relation = proposed.get(e);
@@ -175,13 +196,30 @@ function removeRedundantWrites(k: Knowledge): void {
       w.removed = true;
       continue;
     }
-    const r = w.passThrough;
-    if (!r || r.removed || !isMapped(r) || r.location !== w.location) continue;
-    const others = k.events.some((o) => o !== w && !o.removed && o.kind === 'write' && o.statement === w.statement && o.location === w.location);
+    // The value is already there: read from the same element by a mapped read or a load of
+    // the statement, or just stored there by the statement's own store of the same value.
+    const stored = storedValue(w.access);
+    const r = w.passThrough ?? loadOf(k, w, w.location);
+    const store = k.events.find((o) => o.statement === w.statement && o.kind === 'write' && !o.access.scalar && o.location === w.location && storedValue(o.access) === stored);
+    const source = r && !r.removed && (r.access.scalar === undefined || isMapped(r)) && r.location === w.location ? r : store;
+    if (!source) continue;
+    const others = k.events.some((o) => o !== w && o !== store && !o.removed && o.kind === 'write' && o.statement === w.statement && o.location === w.location);
     if (others) continue;
-    // { WriteTag[i..] -> Element[..] } read from and written to the same element in every instance
-    if (r.relation.setTupleName(DimType.in, w.tag).isEqual(w.relation)) w.removed = true;
+    // { WriteTag[i..] -> Element[..] } the same element in every instance
+    if (source.relation.setTupleName(DimType.in, w.tag).isEqual(w.relation)) w.removed = true;
   }
+}
+
+/** Elements of `array` some must read of the original program reads. */
+function readElements(ctx: Ctx, k: Knowledge, array: string): UnionSet {
+  return unionOf(ctx, k.events.filter((e) => e.kind === 'read' && !e.access.scalar && e.access.certainty === 'must' && e.location === array).map((e) => e.relation)).range();
+}
+
+/** The statement's must load (of `array`) whose value `w` writes, if any. */
+function loadOf(k: Knowledge, w: AccessEvent, array: string): AccessEvent | undefined {
+  const stored = storedValue(w.access);
+  if (stored === undefined || stored.kind !== 'instruction' || stored.opcode !== 'load') return undefined;
+  return k.events.find((e) => e.statement === w.statement && e.kind === 'read' && !e.access.scalar && e.access.instruction === stored && e.location === array && e.access.certainty === 'must' && e.relation.isSingleValued());
 }
 
 /** The SCoP's end as a read of every element of `array` it writes, and the values it sees in the original program (computed once per array). */

@@ -16,8 +16,8 @@
 //   C<k>[]             the SCoP-invariant value k (constant, argument, value defined before the SCoP)
 //   MemRef_A[o..]      the content element A[o..] had when the SCoP started
 //   Undef[]            undef or poison: a read that sees it may see anything
-// and a write that stores what a scalar read of its own statement read ("pass-through",
-// e.g. an LCSSA PHI forwarding the loop's PHI) stores the value that read saw.
+// and a write that stores what a scalar read or a load of its own statement read ("pass-through":
+// an LCSSA PHI forwarding the loop's PHI, GVN's PHI of a loaded element) stores the value that read saw.
 import { type Ctx, DimType, type Map as IslMap, type UnionMap, UnionAccessInfo } from 'isl-wasm';
 import { type Instruction, type Value, printValue } from '../../ir';
 import type { ScopAccess, ScopModel, ScopStatementModel } from '../model';
@@ -34,7 +34,7 @@ export interface AccessEvent {
   relation: IslMap;
   /** [params] -> { Tag[i..] -> [t0, ..., t2D, phase] } */
   readonly time: IslMap;
-  /** For a write: the statement's scalar read whose value it stores unchanged, if any. */
+  /** For a write: the statement's scalar read or array load whose value it stores unchanged, if any. */
   readonly passThrough: AccessEvent | undefined;
   /** Simplify removed this mapped access (a write of undef, or of the value its element already holds). */
   removed: boolean;
@@ -119,6 +119,7 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
     let arrayIndex = 0;
     let scalarWriteIndex = 0;
     const scalarReads = new Map<Value, AccessEvent>();
+    const loads = new Map<Value, AccessEvent>();
     s.accesses.forEach((a, k) => {
       const tag = `${s.name}__a${k}`;
       const phase = a.array.kind === 'array' ? 1 + arrayIndex++ : a.kind === 'read' ? 0 : scalarWritePhase + scalarWriteIndex++;
@@ -130,9 +131,11 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
       const relation = a.relation.setTupleName(DimType.in, tag).intersectDomain(domain).coalesce();
       let passThrough: AccessEvent | undefined;
       const stored = storedValue(a);
-      if (stored !== undefined) passThrough = scalarReads.get(stored);
+      if (stored !== undefined) passThrough = scalarReads.get(stored) ?? loads.get(stored);
       const event: AccessEvent = { tag, statement: s, access: a, kind: a.kind, location: a.array.tupleName, relation, time, passThrough, removed: false };
       if (a.scalar && a.kind === 'read') scalarReads.set(a.scalar.value, event);
+      // A value loaded by the statement is the element's content at the load (the paper's known content).
+      if (!a.scalar && a.kind === 'read' && a.certainty === 'must' && a.instruction && relation.isSingleValued()) loads.set(a.instruction, event);
       events.push(event);
     });
     void n;
