@@ -126,6 +126,47 @@ export function toPolynomial(s: Scev, hook?: (s: Scev) => Polynomial | undefined
   }
 }
 
+/** A sign or zero extension or truncation that `toPolynomialThroughCasts` read as its operand. */
+export interface CastSeenThrough {
+  readonly cast: Scev & { readonly kind: ScevKind.SignExtend | ScevKind.ZeroExtend | ScevKind.Truncate };
+  /** The operand's polynomial: the expansion is exact where it lies in the range of `range`. */
+  readonly operand: Polynomial;
+  /**
+   * The integer type the operand must fit for the cast to be the identity: the operand's own
+   * type, signed for sext, unsigned for zext; for trunc the result's type, signed.
+   */
+  readonly range: { readonly bits: number; readonly signed: boolean };
+}
+
+/**
+ * Expands `s` reading every `sext`/`zext`/`trunc` of a value that varies in a loop as its
+ * operand, as Polly's SCEVAffinator does (detection's "casts are transparent"). The result
+ * is exact only where each listed cast's operand fits its range: the model must assume that
+ * (a run-time check), as Polly records its wrapping assumptions. A loop-invariant cast stays
+ * a parameter (no assumption needed). `hook` as for `toPolynomial`, consulted first.
+ *
+ * The A[i*n + j-1] of flat int-subscript kernels after -O3 is `sext i32 {{%n,+,%n}<i>,+,1}<j>`
+ * (no nsw on the 32-bit value, so no fold is valid); this reads it as n + n*i + j with the
+ * assumption -2^31 <= n + n*i + j <= 2^31 - 1.
+ */
+export function toPolynomialThroughCasts(s: Scev, hook?: (s: Scev) => Polynomial | undefined): { polynomial: Polynomial; casts: CastSeenThrough[] } {
+  const casts: CastSeenThrough[] = [];
+  const seen = new Set<Scev>();
+  const through = (e: Scev): Polynomial | undefined => {
+    const own = hook?.(e);
+    if (own) return own;
+    if ((e.kind !== ScevKind.SignExtend && e.kind !== ScevKind.ZeroExtend && e.kind !== ScevKind.Truncate) || loopsOf(e).length === 0) return undefined;
+    const operand = toPolynomial(e.operand, through);
+    if (!seen.has(e)) {
+      seen.add(e);
+      const range = e.kind === ScevKind.Truncate ? { bits: e.bits, signed: true } : { bits: e.operand.bits, signed: e.kind === ScevKind.SignExtend };
+      casts.push({ cast: e, operand, range });
+    }
+    return operand;
+  };
+  return { polynomial: toPolynomial(s, through), casts };
+}
+
 function addRecPolynomial(s: ScevAddRec, go: (s: Scev) => Polynomial): Polynomial {
   if (s.operands.length !== 2) return atomPolynomial({ kind: 'parameter', expr: s }, [s]);
   const start = go(s.operands[0]!);

@@ -1,7 +1,7 @@
 // The scalar-evolution algebra on its own: canonical forms, folding, printing,
 // and the polynomial expansion delinearization reads.
 import { ScevContext, ScevKind, NoWrap, printScev, type ScevLoop, type Scev } from '../../passes/analysis/scev';
-import { toPolynomial, printPolynomial, counterCoefficients, polynomialKey, isAffinePolynomial } from '../../passes/analysis/polynomial';
+import { toPolynomial, toPolynomialThroughCasts, printPolynomial, counterCoefficients, polynomialKey, isAffinePolynomial } from '../../passes/analysis/polynomial';
 
 /** Two nested loops, outer `%i` around inner `%j`, and values defined outside both (`n`, `m`) or in `%j` (`x`). */
 function setting() {
@@ -112,5 +112,27 @@ describe('polynomial expansion (for delinearization)', () => {
   test('an affine subscript is affine', () => {
     const { ctx, inner, n, c } = setting();
     expect(isAffinePolynomial(toPolynomial(ctx.add([ctx.addRec([n, c(8)], inner), c(3)])))).toBe(true);
+  });
+
+  test('A[i*n + j-1] in 32-bit int without nsw: opaque as it is, n + n*i + j read through the sext under a no-wrap assumption', () => {
+    const { ctx, outer, inner, c } = setting();
+    const n32 = ctx.unknown({}, '%n32', 32, 3);
+    // -O3's flat jacobi-2d: sext i32 {{%n,+,%n}<i>,+,1}<j> to i64, times 8 bytes.
+    const rec = ctx.addRec([ctx.addRec([n32, n32], outer), ctx.constant(1, 32)], inner);
+    expect(rec.kind === ScevKind.AddRec && rec.flags).toBe(NoWrap.None);
+    const offset = ctx.mul([c(8), ctx.signExtend(rec, 64)]);
+    expect(printScev(offset)).toBe('(8 * (sext i32 {{%n32,+,%n32}<%i>,+,1}<%j> to i64))');
+    expect(toPolynomial(offset).opaque).toHaveLength(1);
+    const { polynomial, casts } = toPolynomialThroughCasts(offset);
+    expect(polynomial.opaque).toEqual([]);
+    expect(printPolynomial(polynomial)).toBe('8 * %n32 * i%i + 8 * i%j + 8 * %n32');
+    expect(casts.map((k) => [printScev(k.cast), printPolynomial(k.operand), k.range])).toEqual([
+      ['(sext i32 {{%n32,+,%n32}<%i>,+,1}<%j> to i64)', '%n32 * i%i + i%j + %n32', { bits: 32, signed: true }],
+    ]);
+    // With nsw the extension folds (as LLVM's getSignExtendExpr): nothing to assume.
+    const nsw = ctx.addRec([ctx.addRec([n32, n32], outer, NoWrap.NSW), ctx.constant(1, 32)], inner, NoWrap.NSW);
+    expect(toPolynomialThroughCasts(ctx.signExtend(nsw, 64)).casts).toEqual([]);
+    // A loop-invariant extension is a parameter, as before.
+    expect(toPolynomialThroughCasts(ctx.zeroExtend(n32, 64)).casts).toEqual([]);
   });
 });
