@@ -2,13 +2,13 @@
 // opt's `-passes=print<scalar-evolution>`): stable, one fact per line.
 import { type IrFunction, type Module, type Value } from '../../ir';
 import type { ScopCondition, ScopConditionDnf } from './scop-detection-types';
-import type { FunctionAnalysisManager, ModulePass } from '../pass';
+import type { FunctionAnalysisManager, ModulePass, PassOption } from '../pass';
 import { dominatorTreeAnalysis, postDominatorTreeAnalysis, type DomTree } from './dominators';
 import { loopAnalysis, type Loop } from './loops';
 import { blockName, localNames, valueName } from './names';
 import { scalarEvolutionAnalysis } from './scalar-evolution';
 import { printScev } from './scev';
-import { scopDetectionAnalysis } from './scop-detection';
+import { scopDetectionFor } from './scop-detection';
 
 function printTree(fn: IrFunction, tree: DomTree, title: string): string {
   const names = localNames(fn);
@@ -71,15 +71,26 @@ export function printScalarEvolution(fn: IrFunction, am: FunctionAnalysisManager
   return lines.join('\n') + '\n';
 }
 
+/** The option that makes detection accept `llvm.memset` (ScopDetectionOptions.memset). */
+export const scopMemsetOption: PassOption = {
+  name: 'scop-memset',
+  description: 'SCoP detection accepts llvm.memset with affine destination and length as a write of a byte range (default false; the polyhedral model does not build range accesses yet)',
+};
+
 /** A module pass printing one analysis for every defined function to stderr (where opt prints them). */
-export function printerPass(name: string, description: string, print: (fn: IrFunction, am: FunctionAnalysisManager) => string): ModulePass {
+export function printerPass(
+  name: string, description: string,
+  print: (fn: IrFunction, am: FunctionAnalysisManager, options: ReadonlyMap<string, string>) => string,
+  options?: readonly PassOption[],
+): ModulePass {
   return {
     name: `print<${name}>`,
     description,
+    ...(options ? { options } : {}),
     run(module: Module, ctx) {
       for (const fn of module.functions) {
         if (fn.isDeclaration) continue;
-        process.stderr.write(print(fn, ctx.am));
+        process.stderr.write(print(fn, ctx.am, ctx.options));
       }
       return 'all';
     },
@@ -91,8 +102,8 @@ export function printerPass(name: string, description: string, print: (fn: IrFun
  * `scop %entry---%exit at LOC: depth D, loops N, statements S, params [...], arrays [...], alias [a/b ...][, delinearize]`
  * `reject CAUSE at LOC: DETAIL`
  */
-export function printScopDetection(fn: IrFunction, am: FunctionAnalysisManager): string {
-  const result = am.get(scopDetectionAnalysis, fn);
+export function printScopDetection(fn: IrFunction, am: FunctionAnalysisManager, options?: ReadonlyMap<string, string>): string {
+  const result = am.get(scopDetectionFor(options), fn);
   const names = localNames(fn);
   const lines = [`scop detection for @${fn.name}:`];
   for (const s of result.scops) {
@@ -118,8 +129,8 @@ function dnfText(d: ScopConditionDnf): string {
 }
 
 /** Everything detection hands to the polyhedral model, statement by statement (for people and tests). */
-export function printScops(fn: IrFunction, am: FunctionAnalysisManager): string {
-  const result = am.get(scopDetectionAnalysis, fn);
+export function printScops(fn: IrFunction, am: FunctionAnalysisManager, options?: ReadonlyMap<string, string>): string {
+  const result = am.get(scopDetectionFor(options), fn);
   const names = localNames(fn);
   const name = (v: Value): string => valueName(v, names);
   const lines = [`scops of @${fn.name}:`];
@@ -133,7 +144,8 @@ export function printScops(fn: IrFunction, am: FunctionAnalysisManager): string 
       lines.push(`    ${st.name} in [${st.loops.map((l) => l.loop.headerName).join(', ')}] when ${dnfText(st.domain)}`);
       for (const a of st.accesses) {
         const subs = a.subscripts ? ` subscripts [${a.subscripts.map(printScev).join('][')}]` : '';
-        lines.push(`      ${a.kind} ${a.baseName} ${a.elementBytes}B +${printScev(a.offset)}${subs} (${a.form})`);
+        const bytes = a.range ? `${printScev(a.range.lengthBytes)} bytes` : `${a.elementBytes}B`;
+        lines.push(`      ${a.kind} ${a.baseName} ${bytes} +${printScev(a.offset)}${subs} (${a.form})`);
       }
       for (const sc of st.scalars) {
         lines.push(`      ${sc.access} ${sc.kind} ${name(sc.value)}${sc.incoming ? ` <- ${name(sc.incoming)}` : ''}`);

@@ -83,7 +83,7 @@ export interface ScopLoop {
 export type MemoryAccessKind = 'read' | 'write';
 
 export interface ScopMemoryAccess {
-  /** The load or store (or a call to a memory intrinsic). */
+  /** The load or store (or a call to a memory intrinsic; then `range` is set). */
   readonly instruction: Instruction;
   readonly kind: MemoryAccessKind;
   /** The loop-invariant base pointer (a function argument, a global, an alloca, a load hoisted out of the SCoP). */
@@ -110,6 +110,15 @@ export interface ScopMemoryAccess {
    * is kept; the polyhedral model must delinearize or over-approximate.
    */
   readonly form: 'affine' | 'polynomial';
+  /**
+   * Set only for a memory intrinsic (`llvm.memset`, accepted with `--scop-memset`): the access
+   * touches the bytes [offset, offset + lengthBytes) of `base`, not one element; `elementBytes`
+   * is 1 and `subscripts` undefined. `lengthBytes` is an affine i64 expression (counters of the
+   * statement's loops and parameters). Polly models it the same way: `{ Stmt[i] -> base[o] :
+   * offset(i) <= o < offset(i) + lengthBytes(i) }` in bytes (a must-write for memset; the model
+   * divides by the array's element size when offset and length are multiples of it).
+   */
+  readonly range?: { readonly lengthBytes: Scev };
 }
 
 /** A scalar value defined in one statement and used in another (Polly's MemoryKind::Value), or a PHI's incoming edge (MemoryKind::PHI). */
@@ -163,7 +172,7 @@ export interface Scop {
   readonly statements: readonly ScopStatement[];
   /** Every parameter of the SCoP (loop-invariant unknowns in bounds, conditions and subscripts), in canonical order. */
   readonly parameters: readonly ScevUnknown[];
-  /** Base pointers with their names, in first-use order. */
+  /** Base pointers with their names, in first-use order; `elementBytes` from a load or store when any (a memset alone gives 1). */
   readonly arrays: readonly { readonly base: Value; readonly name: string; readonly elementBytes: number }[];
   readonly aliasPairs: readonly AliasPair[];
   /** True when some access is 'polynomial' (needs delinearization). */

@@ -50,6 +50,16 @@ interface Issue {
 /** The three forms an expression can have inside a region. */
 type Form = 'affine' | 'polynomial' | 'non-affine';
 
+/** Choices of what detection accepts. */
+export interface ScopDetectionOptions {
+  /**
+   * Accept `llvm.memset` with an affine destination and an affine length as a write of a
+   * byte range (Polly does; -O3 turns `for (j) y[j] = 0;` into one). Off by default: the
+   * model must first build range accesses (see `ScopMemoryAccess.range`).
+   */
+  readonly memset?: boolean;
+}
+
 class Detector {
   private readonly dt: DomTree;
   private readonly pdt: DomTree;
@@ -57,7 +67,7 @@ class Detector {
   private readonly se: ScalarEvolution;
   private readonly module: Module;
 
-  constructor(private readonly fn: IrFunction, am: FunctionAnalysisManager) {
+  constructor(private readonly fn: IrFunction, am: FunctionAnalysisManager, private readonly options: ScopDetectionOptions = {}) {
     this.dt = am.get(dominatorTreeAnalysis, fn);
     this.pdt = am.get(postDominatorTreeAnalysis, fn);
     this.li = am.get(loopAnalysis, fn);
@@ -339,6 +349,12 @@ class Detector {
           return;
         }
         if (callee.name.startsWith('llvm.')) {
+          if (this.options.memset && /^llvm\.memset\./.test(callee.name)) {
+            if (!r) return;
+            const access = this.analyzeMemset(r, i);
+            if ('cause' in access) issues.push({ ...access, at: i });
+            return;
+          }
           if (/^llvm\.(mem(cpy|move|set)|stack|va_)/.test(callee.name)) {
             issues.push({ cause: 'function-call', detail: `call to @${callee.name}`, at: i });
           }
@@ -395,6 +411,41 @@ class Detector {
       subscripts: dims?.subscripts,
       dimensionSizes: dims?.sizes,
       form,
+    };
+  }
+
+  /**
+   * `llvm.memset(dest, value, length, volatile)` as a write of `length` bytes from `dest`
+   * (Polly's ScopDetection::isValidIntrinsicInst and ScopBuilder::buildAccessMemIntrinsic):
+   * the destination must be an array access like a store's, the length affine.
+   */
+  private analyzeMemset(r: Region, call: Instruction): ScopMemoryAccess | { cause: RejectionCause; detail: string } {
+    const [dest, , length, isVolatile] = callArgs(call);
+    if (!dest || !length || isVolatile?.kind !== 'const-int' || isVolatile.value !== 0n) {
+      return { cause: 'other', detail: `volatile or malformed call to @${calledFunction(call)!.name}` };
+    }
+    const ptr = this.se.getScev(dest);
+    const split = this.se.pointerBase(ptr);
+    if (!split) return { cause: 'non-affine-access', detail: `no base pointer for ${describe(ptr)} (memset)` };
+    const base = split.base.value as Value;
+    if (base.kind === 'instruction' && r.blockSet.has(base.parent!)) {
+      return { cause: 'non-affine-access', detail: `base pointer ${this.se.nameOf(base)} is computed in the region (memset)` };
+    }
+    const form = this.formOf(r, split.offset);
+    if (form === 'non-affine') return { cause: 'non-affine-access', detail: `offset ${describe(split.offset)} from ${this.se.nameOf(base)} (memset)` };
+    const lengthBytes = this.se.ctx.resize(this.se.getScev(length), 64, false);
+    if (this.formOf(r, lengthBytes) !== 'affine') return { cause: 'non-affine-access', detail: `memset length ${describe(lengthBytes)} is not affine` };
+    return {
+      instruction: call,
+      kind: 'write',
+      base,
+      baseName: this.se.nameOf(base),
+      elementBytes: 1,
+      offset: split.offset,
+      subscripts: undefined,
+      dimensionSizes: undefined,
+      form,
+      range: { lengthBytes },
     };
   }
 
@@ -515,8 +566,9 @@ class Detector {
     for (const b of r.blocks) {
       const accesses: ScopMemoryAccess[] = [];
       for (const i of b.instructions) {
-        if (i.opcode !== 'load' && i.opcode !== 'store') continue;
-        const a = this.analyzeAccess(r, i);
+        const memset = i.opcode === 'call' && this.options.memset === true && /^llvm\.memset\./.test(calledFunction(i)?.name ?? '');
+        if (i.opcode !== 'load' && i.opcode !== 'store' && !memset) continue;
+        const a = memset ? this.analyzeMemset(r, i) : this.analyzeAccess(r, i);
         if ('cause' in a) throw new Error('accepted region with a bad access');
         accesses.push(a);
       }
@@ -540,6 +592,11 @@ class Detector {
         if (a.kind === 'write') written.add(a.base);
       }
     }
+    // A memset writes bytes: an array it shares with loads and stores has their element size.
+    for (const [k, array] of arrays.entries()) {
+      const typed = statements.flatMap((st) => st.accesses).find((a) => a.base === array.base && a.range === undefined);
+      if (typed) arrays[k] = { ...array, elementBytes: typed.elementBytes };
+    }
     const aliasPairs: AliasPair[] = [];
     for (let x = 0; x < arrays.length; x++) {
       for (let y = x + 1; y < arrays.length; y++) {
@@ -557,7 +614,10 @@ class Detector {
     };
     for (const l of loopList) addParams(l.backedgeTakenCount);
     for (const st of statements) {
-      for (const a of st.accesses) addParams(a.offset);
+      for (const a of st.accesses) {
+        addParams(a.offset);
+        if (a.range) addParams(a.range.lengthBytes);
+      }
       for (const conj of st.domain) for (const c of conj) { addParams(c.lhs); addParams(c.rhs); }
     }
     // Values from before the region that the statements read (loads hoisted by LICM and the like).
@@ -709,11 +769,23 @@ function describe(s: Scev): string {
   return text.length > 120 ? text.slice(0, 117) + '...' : text;
 }
 
-export function detectScops(fn: IrFunction, am: FunctionAnalysisManager): ScopDetectionResult {
-  return new Detector(fn, am).run();
+export function detectScops(fn: IrFunction, am: FunctionAnalysisManager, options: ScopDetectionOptions = {}): ScopDetectionResult {
+  return new Detector(fn, am, options).run();
 }
 
 export const scopDetectionAnalysis: AnalysisKey<ScopDetectionResult> = {
   name: 'scop-detection',
   compute: (fn, am) => detectScops(fn, am),
 };
+
+/** Detection that also accepts `llvm.memset` as a range write (`--scop-memset`); see ScopDetectionOptions. */
+export const scopDetectionWithMemsetAnalysis: AnalysisKey<ScopDetectionResult> = {
+  name: 'scop-detection-memset',
+  compute: (fn, am) => detectScops(fn, am, { memset: true }),
+};
+
+/** The detection analysis the pass options select (`--scop-memset`, default off). */
+export function scopDetectionFor(options: ReadonlyMap<string, string> | undefined): AnalysisKey<ScopDetectionResult> {
+  const memset = options?.get('scop-memset');
+  return memset !== undefined && memset !== 'false' && memset !== '0' ? scopDetectionWithMemsetAnalysis : scopDetectionAnalysis;
+}
