@@ -10,7 +10,7 @@ import { type Scev, type ScevLoop, type ScevUnknown, loopsOf, unknownsOf } from 
 import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
 import { type IndexExpression, type IslExpression, type Parameter, type RangeCheck, NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from './affine';
 import type { ArrayKind, AssumptionKind, ScopArray } from './model';
-import { debugValueNames, islIdentifier, parameterName, sourceName, UniqueNames } from './names';
+import { arrayName, debugValueNames, islIdentifier, parameterName, sourceName, UniqueNames } from './names';
 import { originalSchedule, scheduleTreeText } from './schedule';
 
 /** What delinearization (issue 5) recovered for one base pointer. */
@@ -173,7 +173,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
       how = 'ir';
     }
     layout.set(a.base, how);
-    const name = a.name.startsWith('%') || a.name.startsWith('@') ? wanted(a.base, a.name) : a.name;
+    const name = arrayName(a.base, a.name, debugNames);
     const sizeTr = new ScevTranslator(params, () => undefined);
     const shapeText = sizes.map((s) => stripParens(sizeTr.translate(s).text));
     const array: ScopArray = {

@@ -58,6 +58,15 @@ export function parameterName(v: Value, irName: string, debugNames: ReadonlyMap<
   return sourceName(v, debugNames) ?? irName;
 }
 
+/**
+ * The name of an array (base pointer) for people and reports: detection's name when it
+ * is a source name, else the source name of the base (debug info, IR name), else the
+ * IR name as LLVM prints it (`%5`). Model, delinearization and report all use it.
+ */
+export function arrayName(base: Value, detectedName: string, debugNames: ReadonlyMap<Value, string>): string {
+  return detectedName.startsWith('%') || detectedName.startsWith('@') ? (sourceName(base, debugNames) ?? detectedName) : detectedName;
+}
+
 /** Turns any text into an isl/C identifier: `for.body` → `for_body`, `0` → `p_0`. */
 export function islIdentifier(text: string, prefixForDigits = 'p_'): string {
   let s = text.replace(/^[%@]/, '').replace(/[^A-Za-z0-9_]/g, '_');

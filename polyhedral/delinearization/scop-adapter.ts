@@ -11,7 +11,7 @@ import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf, unknown
 import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
 import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
-import { debugValueNames, islIdentifier, sourceName } from '../names';
+import { arrayName as modelArrayName, debugValueNames, parameterName } from '../names';
 import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol, polyToString } from './poly';
 import { type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, polyToC, defaultMaxOperations, type ArrayDelinearization } from './index';
 import type { ConditionStatus } from './validity';
@@ -86,11 +86,13 @@ export interface ScopDelinearizeOptions extends DelinearizeOptions {
 
 /** Delinearizes every base pointer of `scop` that has a polynomial access. */
 export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}): ScopDelinearization {
-  // Parameters are named as the model names them: source names from debug info, else IR names.
+  // Parameters and arrays are named as the model names them (polyhedral/names.ts): source
+  // names from debug info, else IR names. The same values get the same names as long as
+  // no two of them want one name (then the suffixes follow each table's order of use).
   const fn = scop.entry.parent;
   const debugNames = fn ? debugValueNames(fn, fn.parent) : new Map<Value, string>();
-  const params = new ParameterTable((u: ScevUnknown) => sourceName(u.value as Value, debugNames) ?? islIdentifier(u.name), () => true);
-  const arrayName = (base: Value, irName: string): string => sourceName(base, debugNames) ?? irName.replace(/^[%@]/, '');
+  const params = new ParameterTable((u: ScevUnknown) => parameterName(u.value as Value, u.name, debugNames), () => true);
+  const arrayName = (base: Value, detectedName: string): string => modelArrayName(base, detectedName, debugNames);
   const facts: ContextFacts = { nonNegative: new Set(), definitions: new Map() };
   const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, facts.nonNegative));
   const wanted = scop.arrays.filter((a) => scop.statements.some((s) => s.accesses.some((x) => x.base === a.base && x.form === 'polynomial')));

@@ -58,3 +58,26 @@ test('the model, print<delinearization> and the report share one delinearization
     models.dispose();
   }
 });
+
+test.each(['-g', '-fno-discard-value-names', 'no names'])('edge detection built with %s: delinearization names parameters and arrays as the model does, so their conditions are one set', (flag) => {
+  const flags = flag.startsWith('-') ? [flag] : [];
+  const text = compileToIr(path.join(kernelsDir, 'delin-edge-detect.c'), ['-O3', '-fno-vectorize', '-fno-slp-vectorize', ...flags, `-I${kernelsDir}`], true).toString();
+  const module = parseModule(text, 'delin-edge-detect.c');
+  const fn = module.functions.find((f) => f.name === 'kernel_edge_detect')!;
+  const am = new AnalysisManager();
+  const models = am.get(scopModelAnalysis, fn);
+  try {
+    const m = models.models[0]!;
+    const d = am.get(delinearizationAnalysis, fn).get(m.scop)!;
+    // Array names: the model's, for the same base pointers (`%5` without names, as LLVM prints it).
+    const modelNames = new Map(m.arrays.map((a) => [a.value, a.name]));
+    for (const a of d.arrays) expect(a.name).toBe(modelNames.get(a.base));
+    expect(d.conditionIsl).toBeDefined();
+    // Read in the model's context, the printer's condition is the model's delinearization assumption.
+    const condition = m.ctx.set(d.conditionIsl!).intersect(m.context);
+    const assumed = m.assumptions.find((a) => a.kind === 'delinearization')!;
+    expect(condition.isEqual(assumed.set.intersect(m.context))).toBe(true);
+  } finally {
+    models.dispose();
+  }
+});
