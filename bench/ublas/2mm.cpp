@@ -20,8 +20,6 @@ int main(int argc, char **argv) {
   Matrix A(n, n), B(n, n), C(n, n), D(n, n), tmp(n, n);
   fill(A, 1), fill(B, 2), fill(C, 3), fill(D, 4);
   report(timed([&] { kernel_2mm(n, 1.5, 1.2, tmp, A, B, C, D); }));
-#ifdef UBLAS_DUMP
   dump("D", D);
-#endif
   return 0;
 }

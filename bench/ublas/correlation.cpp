@@ -39,8 +39,6 @@ int main(int argc, char **argv) {
   ublas::vector<double> mean(n), stddev(n);
   fill(data, 6);
   report(timed([&] { kernel_correlation(n, n, data, corr, mean, stddev); }));
-#ifdef UBLAS_DUMP
   dump("corr", corr);
-#endif
   return 0;
 }

@@ -25,8 +25,6 @@ int main(int argc, char **argv) {
   ublas::vector<double> mean(n);
   fill(data, 5);
   report(timed([&] { kernel_covariance(n, n, data, cov, mean); }));
-#ifdef UBLAS_DUMP
   dump("cov", cov);
-#endif
   return 0;
 }

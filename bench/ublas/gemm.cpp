@@ -14,8 +14,6 @@ int main(int argc, char **argv) {
   Matrix A(n, n), B(n, n), C(n, n);
   fill(A, 1), fill(B, 2), fill(C, 3);
   report(timed([&] { kernel_gemm(n, 1.5, 1.2, C, A, B); }));
-#ifdef UBLAS_DUMP
   dump("C", C);
-#endif
   return 0;
 }

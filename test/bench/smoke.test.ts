@@ -1,0 +1,66 @@
+// CI smoke run of the benchmark harness on two of our kernels at their test sizes, one repeat:
+// the reports exist and hold every variant, and every variant's output matched clang -O3's.
+// A deliberately broken variant (a forced include that rewrites printf) must show up as a mismatch.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { kernelsDir, repoRoot, tempDir } from '../support/tools';
+
+const runJs = path.join(repoRoot, 'dist', 'bench', 'run.js');
+const out = tempDir('tsopt-bench-smoke-');
+
+interface Results {
+  variants: { name: string }[];
+  suites: { name: string; programs: { name: string; variants: Record<string, { status: string; detail?: string; median?: number; speedup?: number }> }[] }[];
+}
+
+function bench(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(process.execPath, [runJs, '--kernels-dir', kernelsDir, '--tiny', '--repeat', '1', ...args], {
+    encoding: 'utf8', env: { ...process.env, ...env },
+  });
+}
+
+test('the harness checks, times and reports all four variants', () => {
+  const dir = path.join(out, 'all');
+  const r = bench(['--kernels', 'gemm,jacobi-1d', '--out', dir]);
+  expect(r.stderr).toMatch(/\[kernels 1\/2\] gemm: building tscc/);
+  expect(r.status).toBe(0);
+  const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as Results;
+  expect(results.variants.map((v) => v.name)).toEqual(['clang', 'polly', 'gcc-graphite', 'tscc']);
+  const programs = results.suites[0].programs;
+  expect(programs.map((p) => p.name)).toEqual(['gemm', 'jacobi-1d']);
+  for (const p of programs) {
+    for (const v of results.variants) {
+      const res = p.variants[v.name];
+      expect({ program: p.name, variant: v.name, status: res.status, detail: res.detail }).toEqual(
+        { program: p.name, variant: v.name, status: 'ok', detail: undefined });
+      expect(res.median).toBeGreaterThan(0);
+      expect(res.speedup).toBeGreaterThan(0);
+    }
+  }
+  const csv = fs.readFileSync(path.join(dir, 'results.csv'), 'utf8');
+  expect(csv.split('\n')[0]).toBe('suite,program,variant,status,median_s,speedup_vs_clang_O3,runs,detail');
+  for (const v of ['clang', 'polly', 'gcc-graphite', 'tscc']) expect(csv).toContain(`kernels,gemm,${v},ok,`);
+  expect(csv).toContain('kernels,geomean,tscc,ok,');
+  const svg = fs.readFileSync(path.join(dir, 'chart.svg'), 'utf8');
+  expect(svg).toMatch(/^<svg /);
+  for (const v of ['polly', 'gcc-graphite', 'tscc', 'geomean', 'jacobi-1d']) expect(svg).toContain(`>${v}<`);
+  const png = fs.readFileSync(path.join(dir, 'chart.png'));
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(png.length).toBeGreaterThan(2000);
+}, 300_000);
+
+test('a variant whose output differs is recorded as a mismatch (and fails BENCH_STRICT=1)', () => {
+  const header = path.join(out, 'broken.h');
+  fs.writeFileSync(header, '#include <stdio.h>\n#define printf(...) printf("broken\\n")\n');
+  const dir = path.join(out, 'broken');
+  const r = bench(['--kernels', 'gemm', '--out', dir, '--only-variants', 'broken', '--variant', `broken=clang-14 -O3 -include ${header}`],
+    { BENCH_STRICT: '1' });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/gemm: broken MISMATCH/);
+  const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as Results;
+  const gemm = results.suites[0].programs[0];
+  expect(gemm.variants.clang.status).toBe('ok');
+  expect(gemm.variants.broken.status).toBe('mismatch');
+  expect(fs.readFileSync(path.join(dir, 'results.csv'), 'utf8')).toMatch(/kernels,gemm,broken,mismatch,/);
+}, 120_000);
