@@ -2,11 +2,14 @@
 //
 // Every isl value names its space in a comment. Tuples:
 //   statement instances  Stmt_<block>[i0, ..., i(d-1)]   (i0 counts the outermost SCoP loop)
-//   array elements       MemRef_<array>[o0, ...]         (outermost subscript first, in elements)
+//   array elements       MemRef_<array>[o0, ...]         (outermost subscript first, in elements;
+//                                                         o0' when a parameter is called o0)
 //   scalar locations     MemRef_<value>[]  and  MemRef_<phi>__phi[]
 //   schedule time        [t0, ..., t2D]                  (2D+1 form: constants between loop counters)
 // Parameters are the SCoP's loop-invariant integer values, named after their
-// source names (`ni`) or IR names (`p_0` for `%0`).
+// source names (`ni`) or IR names (`p_0` for `%0`) by `polyhedral/names.ts`, as
+// delinearization names them too. A source name the counters use (`i0`) becomes
+// `i0_` for isl; `Parameter.c` and the assumptions' C keep `i0`.
 //
 // Lifetimes: every isl object of a model is kept in the model's context
 // (`keep()`); `FunctionScopModels.dispose()` frees the context and with it all of them.

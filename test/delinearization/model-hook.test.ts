@@ -1,7 +1,9 @@
 // The polyhedral model with delinearization plugged in (its `delinearize` hook):
 // linearized accesses become multi-dimensional access relations.
 import * as path from 'node:path';
+import type { IrFunction, Module } from '../../ir';
 import { parseModule } from '../../ir/parser';
+import type { FunctionScopModels } from '../../polyhedral/model';
 import { AnalysisManager } from '../../passes/analysis-manager';
 import { scopModelAnalysis, scopModelAnalysisWith } from '../../polyhedral/analysis';
 import { delinearizationAnalysis } from '../../passes/delinearize';
@@ -36,13 +38,18 @@ test('gemm with VLA parameters: every array delinearized, every access a 2-d mus
   }
 });
 
+/** A kernel function at -O3 (vectorizers off) with `flags`, its models and the analysis manager they are cached in. */
+function modelled(file: string, fnName: string, flags: readonly string[]): { module: Module; fn: IrFunction; am: AnalysisManager; models: FunctionScopModels } {
+  const text = compileToIr(path.join(kernelsDir, file), ['-O3', '-fno-vectorize', '-fno-slp-vectorize', ...flags, `-I${kernelsDir}`], true).toString();
+  const module = parseModule(text, file);
+  const fn = module.functions.find((f) => f.name === fnName)!;
+  const am = new AnalysisManager();
+  return { module, fn, am, models: am.get(scopModelAnalysis, fn) };
+}
+
 test('the model, print<delinearization> and the report share one delinearization: the cached analysis, with the entry facts', () => {
   // atax's SCoP sits under `if (n > 0)`-style guards: with the entry facts the shape [*][n] needs no condition.
-  const text = compileToIr(path.join(kernelsDir, 'atax.c'), ['-O3', '-fno-vectorize', '-fno-slp-vectorize', '-g', `-I${kernelsDir}`], true).toString();
-  const module = parseModule(text, 'atax.c');
-  const fn = module.functions.find((f) => f.name === 'kernel_atax')!;
-  const am = new AnalysisManager();
-  const models = am.get(scopModelAnalysis, fn);
+  const { module, fn, am, models } = modelled('atax.c', 'kernel_atax', ['-g']);
   try {
     const m = models.models[0]!;
     const shared = am.get(delinearizationAnalysis, fn).get(m.scop)!;
@@ -60,12 +67,7 @@ test('the model, print<delinearization> and the report share one delinearization
 });
 
 test.each(['-g', '-fno-discard-value-names', 'no names'])('edge detection built with %s: delinearization names parameters and arrays as the model does, so their conditions are one set', (flag) => {
-  const flags = flag.startsWith('-') ? [flag] : [];
-  const text = compileToIr(path.join(kernelsDir, 'delin-edge-detect.c'), ['-O3', '-fno-vectorize', '-fno-slp-vectorize', ...flags, `-I${kernelsDir}`], true).toString();
-  const module = parseModule(text, 'delin-edge-detect.c');
-  const fn = module.functions.find((f) => f.name === 'kernel_edge_detect')!;
-  const am = new AnalysisManager();
-  const models = am.get(scopModelAnalysis, fn);
+  const { fn, am, models } = modelled('delin-edge-detect.c', 'kernel_edge_detect', flag.startsWith('-') ? [flag] : []);
   try {
     const m = models.models[0]!;
     const d = am.get(delinearizationAnalysis, fn).get(m.scop)!;
