@@ -81,8 +81,8 @@ function scalarReadsOf(k: Knowledge, s: ScopStatementModel): AccessEvent[] {
 
 /** Maps `location` onto the elements `target` writes if that is exact; true when done. */
 /** A failed mapping; DELICM_DEBUG=1 says which check failed (numbered in tryMap). */
-function reject(check: number): false {
-  if (process.env['DELICM_DEBUG']) process.stderr.write(`delicm: mapping rejected by check ${check}\n`);
+function reject(check: number, where = ""): false {
+  if (process.env["DELICM_DEBUG"]) process.stderr.write(`delicm: mapping rejected by check ${check}${where}\n`);
   return false;
 }
 
@@ -90,7 +90,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const own = k.events.filter((e) => e.access.array.tupleName === location);
   const ownWrites = own.filter((e) => e.kind === 'write');
   const ownReads = own.filter((e) => e.kind === 'read');
-  if (ownWrites.length === 0) return reject(1);
+  if (ownWrites.length === 0) return reject(1, ` (${location} onto ${target.location})`);
 
   // Every store to the target's array may say where the value goes, not only the one coalescing started from.
   const stores = k.events.filter((e) => e.kind === 'write' && !e.access.scalar && e.access.certainty === 'must' && e.location === target.location);
@@ -126,9 +126,9 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
     let element = next.union(previous).applyRange(targetAt).applyRange(targetElement);
     // Instances with no target at all may stay unwritten (a partial write) if nobody reads them.
     const unmapped = w.relation.domain().toUnionSet().subtract(element.domain());
-    if (!unmapped.isEmpty() && !unmapped.intersect(readWrites).isEmpty()) return reject(2);
-    if (element.isEmpty()) return reject(3);
-    if (!element.isSingleValued()) return reject(4);
+    if (!unmapped.isEmpty() && !unmapped.intersect(readWrites).isEmpty()) return reject(2, ` (${location} onto ${target.location})`);
+    if (element.isEmpty()) return reject(3, ` (${location} onto ${target.location})`);
+    if (!element.isSingleValued()) return reject(4, ` (${location} onto ${target.location})`);
     element = element.coalesce();
     proposed.set(w, element);
   }
@@ -136,7 +136,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const writeElements = unionOf(ctx, [...proposed.values()]);
   for (const r of ownReads) {
     const element = k.reaching.intersectRange(r.relation.domain().toUnionSet()).reverse().applyRange(writeElements);
-    if (element.isEmpty() || !element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return reject(5);
+    if (element.isEmpty() || !element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return reject(5, ` (${location} onto ${target.location})`);
     proposed.set(r, element);
   }
 
@@ -145,7 +145,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   for (const [e, relation] of proposed) {
     // A read may find its value in an element the SCoP only reads (stencils); writes go to written elements.
     const exists = e.kind === 'read' || loadedWrites.has(e) ? elements.union(readElements(ctx, k, target.location)) : elements;
-    if (!unionOf(ctx, [relation]).range().isSubset(exists)) return reject(6);
+    if (!unionOf(ctx, [relation]).range().isSubset(exists)) return reject(6, ` (${location} onto ${target.location})`);
   }
 
   // The program after the mapping, restricted to the target array: its events with their new relations.
@@ -156,8 +156,9 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   };
   const atTarget = k.events.filter((e) => !e.removed && (e.location === target.location || proposed.has(e))).map(asMapped);
   const readsAfter = atTarget.filter((e) => e.kind === 'read');
-  // A mapped write of undef is not performed (code generation drops it).
-  const writesAfter = atTarget.filter((e) => e.kind === 'write' && !(e.access.scalar && e.location !== e.access.array.tupleName && writesUndef(e.access)));
+  // Mapped writes that change nothing are not performed (simplify removes them right after).
+  const redundant = redundantWrites(atTarget);
+  const writesAfter = atTarget.filter((e) => e.kind === 'write' && !redundant.has(e));
   const originalWrites = k.events.filter((e) => e.kind === 'write' && e.access.array.tupleName === target.location);
 
   // The SCoP's end reads every element the SCoP writes (mapped writes stay among them): A's live-out content.
@@ -170,7 +171,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const expected = k.readValue.intersectDomain(unionOf(ctx, readsAfter.map((e) => e.relation)).domain()).union(endValue);
   // Where the original program read undef, any value will do.
   const free = expected.intersectRange(ctx.unionSet('{ Undef[] }')).domain();
-  if (!seenAfter.subtractDomain(free).isEqual(expected.subtractDomain(free))) return reject(7);
+  if (!seenAfter.subtractDomain(free).isEqual(expected.subtractDomain(free))) return reject(7, ` (${location} onto ${target.location})`);
 
   for (const e of k.events) {
     const relation = proposed.get(e);
@@ -189,25 +190,41 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
  * what is there). Later mappings are checked against the program without them.
  */
 function removeRedundantWrites(k: Knowledge): void {
-  const isMapped = (e: AccessEvent): boolean => e.access.scalar !== undefined && e.location !== e.access.array.tupleName;
-  for (const w of k.events) {
-    if (w.removed || w.kind !== 'write' || !isMapped(w)) continue;
+  const locations = new Set(k.events.filter((e) => !e.removed && isMapped(e)).map((e) => e.location));
+  for (const location of locations) {
+    for (const w of redundantWrites(k.events.filter((e) => !e.removed && e.location === location))) w.removed = true;
+  }
+}
+
+const isMapped = (e: AccessEvent): boolean => e.access.scalar !== undefined && e.location !== e.access.array.tupleName;
+
+/**
+ * The mapped writes among `events` (the accesses of one location, as they are or as a
+ * mapping proposes them) that change nothing: writes of undef, and writes of the value
+ * already there: read from the same element by a mapped read or a load of the statement,
+ * or just stored there by the statement's own store of the same value, with no other
+ * write of the location in the statement.
+ */
+function redundantWrites(events: readonly AccessEvent[]): Set<AccessEvent> {
+  const redundant = new Set<AccessEvent>();
+  const byTag = new Map(events.map((e) => [e.tag, e] as const));
+  for (const w of events) {
+    if (w.kind !== 'write' || !isMapped(w)) continue;
     if (writesUndef(w.access)) {
-      w.removed = true;
+      redundant.add(w);
       continue;
     }
-    // The value is already there: read from the same element by a mapped read or a load of
-    // the statement, or just stored there by the statement's own store of the same value.
     const stored = storedValue(w.access);
-    const r = w.passThrough ?? loadOf(k, w, w.location);
-    const store = k.events.find((o) => o.statement === w.statement && o.kind === 'write' && !o.access.scalar && o.location === w.location && storedValue(o.access) === stored);
-    const source = r && !r.removed && (r.access.scalar === undefined || isMapped(r)) && r.location === w.location ? r : store;
+    const read = w.passThrough ? byTag.get(w.passThrough.tag) : undefined;
+    const store = events.find((o) => o.statement === w.statement && o.kind === 'write' && !o.access.scalar && storedValue(o.access) === stored);
+    const source = read && (read.access.scalar === undefined || isMapped(read)) ? read : store;
     if (!source) continue;
-    const others = k.events.some((o) => o !== w && o !== store && !o.removed && o.kind === 'write' && o.statement === w.statement && o.location === w.location);
+    const others = events.some((o) => o !== w && o !== store && !redundant.has(o) && o.kind === 'write' && o.statement === w.statement);
     if (others) continue;
     // { WriteTag[i..] -> Element[..] } the same element in every instance
-    if (source.relation.setTupleName(DimType.in, w.tag).isEqual(w.relation)) w.removed = true;
+    if (source.relation.setTupleName(DimType.in, w.tag).isEqual(w.relation)) redundant.add(w);
   }
+  return redundant;
 }
 
 /** Elements of `array` some must read of the original program reads. */
