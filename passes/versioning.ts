@@ -9,13 +9,15 @@
 // instructions with operands remapped to the new induction variables. It carries alias
 // scopes for the distinct arrays and `llvm.loop.parallel_accesses` on loops the model
 // shows carry no dependence, so opt-14's vectorizers can make SIMD code of it.
-// A SCoP is left as it was, with a `missed` remark saying why, when: isl exceeds its
-// operations quota; the check would compare too many pairs; the model has scalar
-// dependences between statements (not handled yet: issue 7's DeLICM removes most); a value
-// computed in the SCoP is used after it; its entry has several predecessors outside it.
+// Scalars crossing statements go through stack slots (see codegen/block-generator.ts).
+// A SCoP is left as it was, with a `missed` remark and a `notVersioned` report field saying
+// why, when: isl exceeds its operations quota; the check would compare too many pairs or an
+// accessed range has no bound; a value computed in the SCoP is used after it (not handled
+// yet); the statements hold code the generator cannot copy (calls with side effects, loads
+// crossing statements outside the model).
 import { AstBuild, IslError, IslQuotaError, readAstNode, type AstNodeTree } from 'isl-wasm';
 import {
-  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, replacePhiIncomingBlock,
+  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock,
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value, constantsEqual,
 } from '../ir';
 import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
@@ -78,7 +80,8 @@ function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): strin
   const { scop } = model;
   if (!scop.exit) return 'the SCoP runs to the function\'s return';
   const outside = predecessors(scop.entry).filter((p) => !region.has(p));
-  if (outside.length !== 1) return `its entry has ${outside.length} predecessors outside it`;
+  if (outside.length === 0) return 'its entry has no predecessor outside it';
+  if (outside.some((p) => terminator(p)?.opcode !== 'br')) return 'a predecessor of its entry does not end in a branch';
   for (const block of region) {
     for (const inst of block.instructions) {
       for (const use of inst.uses) {
@@ -156,7 +159,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
   const before = instructionCount(fn);
   const entry = model.scop.entry;
   const exit = model.scop.exit!;
-  const pred = predecessors(entry).find((p) => !region.has(p))!;
+  const pred = singleOutsidePredecessor(entry, region);
   const prefix = `tsopt.scop${index}`;
   const check = insertBlock(fn, createBlock(`${prefix}.check`), fn.blocks.indexOf(entry));
   const fastEntry = insertBlock(fn, createBlock(`${prefix}.fast`), fn.blocks.indexOf(entry));
@@ -280,6 +283,39 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     if (e instanceof UnsupportedCodeError || e instanceof NotExpandableError) throw new NotVersioned(e.message);
     throw e;
   }
+}
+
+/**
+ * The one predecessor of `entry` outside the region; when there are several, a new block
+ * they all branch to, holding PHIs for the values `entry`'s PHIs took from them.
+ */
+function singleOutsidePredecessor(entry: BasicBlock, region: ReadonlySet<BasicBlock>): BasicBlock {
+  const outside = [...new Set(predecessors(entry).filter((p) => !region.has(p)))];
+  if (outside.length === 1) return outside[0]!;
+  const fn = entry.parent!;
+  const funnel = insertBlock(fn, createBlock(`${entry.name ?? 'scop'}.tsopt.entry`), fn.blocks.indexOf(entry));
+  const b = new IrBuilder(funnel);
+  const merges: [Instruction, Instruction][] = [];
+  for (const phi of entry.instructions) {
+    if (phi.opcode !== 'phi') break;
+    const incoming: [Value, BasicBlock][] = [];
+    for (let k = phi.incomingBlocks!.length - 1; k >= 0; k--) {
+      const from = phi.incomingBlocks![k]!;
+      if (region.has(from)) continue;
+      incoming.unshift([phi.operands[k]!, from]);
+    }
+    merges.push([phi, b.phi(phi.type, phi.name, incoming)]);
+  }
+  for (const from of outside) removePhiIncoming(entry, from);
+  for (const [phi, merged] of merges) addIncoming(phi, merged, funnel);
+  b.br(entry);
+  for (const p of outside) {
+    const t = terminator(p)!;
+    t.operands.forEach((op, k) => {
+      if (op === entry) setOperand(t, k, funnel);
+    });
+  }
+  return funnel;
 }
 
 /** A builder at the end of the fast path's entry block. */

@@ -49,7 +49,11 @@ function linear(subs: readonly AstExprTree[], sizes: readonly Value[], e: AstExp
 
 function linearC(subs: readonly AstExprTree[], sizes: readonly string[]): string {
   let acc = formatAstExpr(subs[0]!);
-  for (let k = 1; k < subs.length; k++) acc = `(${acc} * ${sizes[k - 1]} + ${formatAstExpr(subs[k]!)})`;
+  for (let k = 1; k < subs.length; k++) {
+    const sub = formatAstExpr(subs[k]!);
+    const scaled = acc === '0' ? '0' : `${acc} * ${sizes[k - 1]}`;
+    acc = scaled === '0' ? sub : sub === '0' ? scaled : `(${scaled} + ${sub})`;
+  }
   return acc;
 }
 

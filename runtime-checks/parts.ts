@@ -9,7 +9,7 @@
 //               they are also the lowest and highest addresses.
 //   assumption  each of the model's assumptions (no-wrap, unsigned, loop-bound, in-bounds,
 //               delinearization), as isl gives it back with `isl_ast_build_expr_from_set`.
-import { AstBuild, readAstExpr, type AstExprTree, type Set as IslSet } from 'isl-wasm';
+import { AstBuild, IslError, IslQuotaError, readAstExpr, type AstExprTree, type PwMultiAff, type Set as IslSet } from 'isl-wasm';
 import type { Value } from '../ir';
 import type { ScopArray, ScopModel } from '../polyhedral/model';
 
@@ -49,8 +49,17 @@ function accessRange(model: ScopModel, array: ScopArray, build: AstBuild): Acces
   }
   if (!touched || touched.isEmpty()) return undefined;
   const n = touched.tupleDim();
-  const lo = touched.lexminPwMultiAff(); // [params] -> MemRef_A[o0, ...] (first element)
-  const hi = touched.lexmaxPwMultiAff();
+  let lo: PwMultiAff; // [params] -> MemRef_A[o0, ...] (first element)
+  let hi: PwMultiAff; // [params] -> MemRef_A[o0, ...] (last element)
+  try {
+    lo = touched.lexminPwMultiAff();
+    hi = touched.lexmaxPwMultiAff();
+  } catch (e) {
+    if (e instanceof IslError && !(e instanceof IslQuotaError)) {
+      throw new CheckTooLargeError(`the elements of ${array.name} the SCoP accesses have no bound (over-approximated accesses): no alias check possible`);
+    }
+    throw e;
+  }
   const first: AstExprTree[] = [];
   const last: AstExprTree[] = [];
   for (let k = 0; k < n; k++) {
