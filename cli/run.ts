@@ -10,7 +10,8 @@ import { passRegistry } from '../passes/registry';
 import { TsoptError } from './errors';
 import { writeFileAtomically } from './atomic-write';
 import { createLogger, type LogFormat, type LogLevel } from './log';
-import { writeReport, type ReportFormat } from './report';
+import { AnalysisManager } from '../passes/analysis-manager';
+import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './report';
 
 export const STDIO = '-';
 
@@ -109,7 +110,12 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
         throw e;
       }
     });
+    const am = new AnalysisManager();
+    const inputReport = opts.report
+      ? stage('report: SCoPs of the input', () => reportInput(module, am, { passOptions: opts.passOptions, passes: passes.map((p) => p.name) }))
+      : undefined;
     const pipeline = runPipeline(module, passes, {
+      am,
       options: opts.passOptions,
       log,
       verifyEach: opts.verifyEach,
@@ -130,7 +136,12 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       bytes: out.length,
     }));
     const summary: RunSummary = { pipeline, postMs, totalMs: elapsedMs() };
-    if (opts.report) writeReport(opts.report.file, opts.report.format, name, opts, summary);
+    if (opts.report && inputReport) {
+      const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs };
+      const text = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
+      if (opts.report.file === STDIO) io.writeStderr(text);
+      else writeFileAtomically(opts.report.file, text);
+    }
     if (opts.printStats) {
       for (const [stat, n] of pipeline.stats) io.writeStderr(`tsopt: stat: ${stat} = ${n}\n`);
     }

@@ -49,7 +49,7 @@ function parser(args: string[]) {
       type: 'string',
       describe: "opt-14 -passes= pipeline for the hand-back (default: -O3's vectorizers and clean-ups)",
     })
-    .option('report', { type: 'string', describe: 'write timings, statistics and remarks to FILE' })
+    .option('report', { type: 'string', describe: "write the report to FILE (- for stderr): each function's SCoPs and rejected regions in the input, what the passes did to each SCoP, and the pipeline's timings, statistics and remarks" })
     .option('report-format', { choices: ['json', 'text'], default: 'json', describe: 'format of --report' })
     .option('log-level', { choices: LOG_LEVELS, default: 'warn', describe: 'log level (debug: each pass and its time)' })
     .option('log-format', { choices: ['text', 'json'], default: 'text', describe: 'log lines as text or pino JSON (stderr)' })

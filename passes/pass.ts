@@ -32,6 +32,18 @@ export interface Remark {
   readonly message: string;
 }
 
+/**
+ * What a pass did to one SCoP, for `--report`: `fields` are merged into the report's entry
+ * for the SCoP at `location` (the model's `location`) in `function`, e.g. the versioning
+ * pass's `runtimeCheck` and `codeGrowth`. Field names are part of the report's contract.
+ */
+export interface ScopResult {
+  readonly pass: string;
+  readonly function: string;
+  readonly location: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
 export interface PassContext {
   readonly am: FunctionAnalysisManager;
   /** Options given on the command line (`--name=value`), by name; passes read their own. */
@@ -39,6 +51,8 @@ export interface PassContext {
   /** Per-pass statistics, counted up by the passes and shown with --stats. */
   readonly stats: Map<string, number>;
   readonly remarks: Remark[];
+  /** Per-SCoP results for the report (see ScopResult). */
+  readonly scopResults: ScopResult[];
   /** A structured logger (pino); never writes to stdout. */
   readonly log: {
     debug(obj: object | string, msg?: string): void;

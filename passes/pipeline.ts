@@ -3,7 +3,7 @@
 import type { Module } from '../ir';
 import { TsoptError } from '../cli/errors';
 import { AnalysisManager } from './analysis-manager';
-import type { ModulePass, PassContext, Preserved, Remark } from './pass';
+import type { ModulePass, PassContext, Preserved, Remark, ScopResult } from './pass';
 
 /** `--passes=none`: parse, verify and print, nothing else. */
 export const IDENTITY_PIPELINE = 'none';
@@ -33,6 +33,11 @@ export interface PipelineOptions {
   readonly verifyEach: boolean;
   /** LLVM's verdict on the module: undefined when valid, else one line saying what is wrong. */
   readonly verify: (module: Module) => string | undefined;
+  /**
+   * The analysis manager the passes share; give one to reuse what was computed before the
+   * pipeline (the CLI's report of the input models). Default: a fresh one.
+   */
+  readonly am?: AnalysisManager;
 }
 
 export interface PassTiming {
@@ -45,6 +50,8 @@ export interface PipelineResult {
   /** `<pass>.<statistic>` → count, summed over the runs of each pass. */
   readonly stats: Map<string, number>;
   readonly remarks: Remark[];
+  /** What the passes published per SCoP, in the order they published it. */
+  readonly scopResults: ScopResult[];
   readonly timings: PassTiming[];
   readonly analyses: AnalysisManager['counts'];
 }
@@ -54,10 +61,10 @@ function describePreserved(p: Preserved): string {
 }
 
 export function runPipeline(module: Module, passes: readonly ModulePass[], opts: PipelineOptions): PipelineResult {
-  const am = new AnalysisManager();
-  const result: PipelineResult = { stats: new Map(), remarks: [], timings: [], analyses: am.counts };
+  const am = opts.am ?? new AnalysisManager();
+  const result: PipelineResult = { stats: new Map(), remarks: [], scopResults: [], timings: [], analyses: am.counts };
   for (const pass of passes) {
-    const ctx: PassContext = { am, options: opts.options, stats: new Map(), remarks: [], log: opts.log };
+    const ctx: PassContext = { am, options: opts.options, stats: new Map(), remarks: [], scopResults: [], log: opts.log };
     const start = process.hrtime.bigint();
     const preserved = pass.run(module, ctx);
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -67,6 +74,7 @@ export function runPipeline(module: Module, passes: readonly ModulePass[], opts:
       result.stats.set(key, (result.stats.get(key) ?? 0) + n);
     }
     result.remarks.push(...ctx.remarks);
+    result.scopResults.push(...ctx.scopResults);
     result.timings.push({ pass: pass.name, ms, preserved: describePreserved(preserved) });
     opts.log.debug({ pass: pass.name, ms: Math.round(ms * 1000) / 1000, preserved: describePreserved(preserved) }, 'pass finished');
     if (opts.verifyEach) {

@@ -140,13 +140,14 @@ describe('logs and reports', () => {
     const text = path.join(dir, 'report.txt');
     expect(tsopt([input, '--passes=verify', '--report', json, '-o', path.join(dir, 'r1.bc')]).status).toBe(0);
     const report = JSON.parse(fs.readFileSync(json, 'utf8'));
-    expect(report.input).toBe(input);
-    expect(report.passes.map((p: { pass: string }) => p.pass)).toEqual(['verify']);
-    expect(report.post.pipeline).toContain('loop-vectorize');
+    expect(report.functions.map((f: { name: string }) => f.name)).toContain('main');
+    expect(report.pipeline.input).toBe(input);
+    expect(report.pipeline.passes.map((p: { pass: string }) => p.pass)).toEqual(['verify']);
+    expect(report.pipeline.post.pipeline).toContain('loop-vectorize');
     expect(tsopt([input, '--no-post', '--report', text, '--report-format=text', '-o', path.join(dir, 'r2.bc')]).status).toBe(0);
     const lines = fs.readFileSync(text, 'utf8');
-    expect(lines).toContain('passes:\n  (none)\n');
-    expect(lines).toContain('post pipeline: off');
+    expect(lines).toContain('  passes:\n    (none)\n');
+    expect(lines).toContain('  post pipeline: off');
   });
 });
 
