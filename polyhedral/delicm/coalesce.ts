@@ -44,6 +44,7 @@ export function coalesce(k: Knowledge): CoalesceResult {
       const location = worklist.shift()!;
       if (tried.has(location) || mapped.has(location) || !scalarKind.has(location)) continue;
       tried.add(location);
+      if (process.env['DELICM_DEBUG']) process.stderr.write(`delicm: trying ${location} onto ${target.location} (store of ${target.tag})\n`);
       if (!tryMap(ctx, k, location, target)) continue;
       removeRedundantWrites(k);
       mapped.add(location);

@@ -12,7 +12,7 @@
 // of `storedValue(access)` (the PHI's incoming value, or the scalar itself) at the
 // statement's end, in the accesses' order. `dependences` are recomputed on the
 // new accesses. The original model is not changed.
-import { type Ctx, DimType, IslQuotaError } from 'isl-wasm';
+import { type Ctx, DimType, IslError, IslQuotaError } from 'isl-wasm';
 import { computeDependences } from '../dependences';
 import type { ScopAccess, ScopModel, ScopStatementModel } from '../model';
 import { type Mapping, coalesce } from './coalesce';
@@ -94,6 +94,8 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
     return options.maxOperations > 0 ? ctx.withMaxOperations(options.maxOperations, run) : run();
   } catch (e) {
     if (e instanceof IslQuotaError) return unchanged(`isl operations quota (${options.maxOperations}) exceeded: ${e.message}`);
+    // Past the quota some isl calls fail with their own message (the parser says "syntax error").
+    if (e instanceof IslError && options.maxOperations > 0) return unchanged(`isl operations quota (${options.maxOperations}) exceeded or isl failed: ${e.message}`);
     throw e;
   }
 }
