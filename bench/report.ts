@@ -51,7 +51,7 @@ export function toSvg(run: BenchRun): string {
   const height = 50 + run.suites.length * panelH;
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="DejaVu Sans, sans-serif" font-size="11">`);
   out.push(`<rect width="${width}" height="${height}" fill="white"/>`);
-  out.push(`<text x="${left}" y="20" font-size="14" font-weight="bold">Speedup over clang-14 -O3 -march=native — median of ${run.repeat} interleaved runs, PolyBench/uBLAS dataset ${esc(run.dataset)}</text>`);
+  out.push(`<text x="${left}" y="20" font-size="14" font-weight="bold">Speedup over clang-14 -O3 -march=native (median of ${run.repeat} interleaved runs)</text>`);
   shown.forEach((v, i) => {
     const x = left + i * 130;
     out.push(`<rect x="${x}" y="30" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/>`);
@@ -120,7 +120,7 @@ export function toTable(run: BenchRun): string {
       const cells = run.variants.map((v) => {
         const r = p.variants[v.name];
         if (!r || r.status !== 'ok') return r?.status ?? '-';
-        return `${r.median?.toFixed(4)}s ${r.speedup !== undefined ? `${r.speedup.toFixed(2)}x` : ''}`;
+        return `${r.median?.toPrecision(3)}s ${r.speedup !== undefined ? `${r.speedup.toFixed(2)}x` : ''}`;
       });
       lines.push([p.name, ...cells].map((s) => s.padEnd(16)).join(''));
     }
