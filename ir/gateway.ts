@@ -64,7 +64,10 @@ export function readInput(bytes: Buffer, inputName: string, warn?: (message: str
   } catch (e) {
     throw e instanceof TsoptError ? new TsoptError(e.message, inputName) : e;
   }
-  const r = runLlvmTool('opt-14', ['-S', '-o', '-', '-'], bytes, readerTimeoutMs(bytes.length));
+  // -disable-debug-info-type-map: opt otherwise uniques C++ ODR debug types (those with an
+  // `identifier:`) across the context and prints them `distinct`, so its text would differ
+  // from llvm-dis's and --passes=none would not be the identity on C++ with -g.
+  const r = runLlvmTool('opt-14', ['-S', '-disable-debug-info-type-map', '-o', '-', '-'], bytes, readerTimeoutMs(bytes.length));
   const what = kind === 'bitcode' ? 'invalid bitcode' : 'invalid IR text';
   if (r.signal) {
     throw new TsoptError(

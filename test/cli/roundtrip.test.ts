@@ -1,6 +1,6 @@
 // The identity pipeline through the binary: `tsopt --passes=none --no-post k.bc -o k2.bc` gives
 // bitcode whose llvm-dis-14 text equals that of k.bc (ignoring the ModuleID line and `; preds`
-// comments), on all our kernels and on real multi-thousand-line C from Debian at -O3 -g.
+// comments), on all our kernels, on real multi-thousand-line C from Debian at -O3 -g, and on C++.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { debianSource } from '../support/debian-sources';
@@ -62,3 +62,13 @@ test('real C from Debian (zlib, Lua) at -O3 -g: identical text after the identit
   const problems = (await inParallel(sources, 2, roundTrip)).filter((p) => p !== undefined);
   expect(problems).toEqual([]);
 }, 600_000);
+
+test('C++ at -O3 -g (ODR-identified debug types): identical text after the identity pipeline', async () => {
+  const source = path.join(__dirname, 'fixtures', 'odr-types.cpp');
+  const bc = path.join(dir, 'odr-types.probe.bc');
+  // The case this pins: the module has ODR-identified types that opt would print `distinct`.
+  const cc = await runAsync('clang-14', ['-O3', '-g', '-emit-llvm', '-c', source, '-o', bc]);
+  expect(cc.status).toBe(0);
+  expect((await runAsync('llvm-dis-14', [bc, '-o', '-'])).stdout.toString()).toMatch(/!DICompositeType\(.*identifier: "_ZTS3BoxIiE"/);
+  expect(await roundTrip({ name: 'odr-types', file: source, flags: ['-O3', '-g'] })).toBeUndefined();
+}, 120_000);
