@@ -20,6 +20,16 @@ CACHE="${TSOPT_CACHE:-$HOME/.cache/tsopt}"
 ISL_SRC="$CACHE/src/isl-0.25"
 say() { printf 'isl-wasm setup: %s\n' "$*"; }
 
+# One set-up at a time per cache: two at once (two clones, or two bin/test runs) would unpack,
+# configure and build libisl in the same $CACHE directories (`mv: cannot stat .deps/…Tpo`).
+# The lock is fd 9, held until this script and the builds it starts have exited.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/isl-wasm-setup.lock"
+if ! flock -n 9; then
+  say "waiting for another isl-wasm set-up using $CACHE"
+  flock 9
+fi
+
 # ---------------------------------------------------------------- 1. source
 if [[ -f "$ISL_SRC/configure" ]]; then
   say "skipped: isl source (cached in $ISL_SRC)"
