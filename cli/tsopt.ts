@@ -8,9 +8,11 @@ import { LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 import { POST_PIPELINE } from './post-pipeline';
 import { execute, reportFailure, STDIO, type CliIo, type RunOptions } from './run';
 
-/** What `tsopt` runs without --passes; grows as transformation passes land in the registry. */
+/**
+ * What `tsopt` (and so `tscc` and bin/example) runs without --passes: the one place to change
+ * it, e.g. to 'delicm,versioning' once the versioning pass is validated on every kernel.
+ */
 export const DEFAULT_PIPELINE = 'none';
-
 
 /** Our own flags; anything else must be an option some registered pass declares. */
 const CLI_FLAGS = new Set([
