@@ -61,8 +61,9 @@ export const costlyKernels: readonly PolybenchExpectation[] = [
     before: [9, 3, 0, 9],
     after: [9, 3, 0, 9],
     parallel: [[1, 1, 1], [], [], []],
-    why: 'SCoP 1 exhausts the isl quota; in SCoPs 2 and 4 the scalars are the loop-invariant %13 = 0.0 / float_n and subscript values read by many '
-      + 'statements: they need operand-tree forwarding (recomputing a speculatable tree in each user), which is not implemented, and mapping them '
-      + 'fails the exact check',
+    why: 'SCoP 1 (means, stddevs) exhausts the isl quota, most of it spent refusing to map %13 = 0.0 / float_n (loop-invariant, read by '
+      + 'many statements: it wants operand-tree forwarding, not implemented) onto each mean store; SCoP 2 (the stddev epilogue): '
+      + 'the stores give no single element per PHI write instance (check 4); SCoP 4 (corr): corr\'s subscripts are over-approximated '
+      + '(may-writes: a loop counter times a parameter), and DeLICM never maps onto an array with may-writes',
   },
 ];
