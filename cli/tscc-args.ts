@@ -53,6 +53,8 @@ export interface ParsedCommand {
   optLevel: string;
   loopVectorize: boolean;
   slpVectorize: boolean;
+  /** -funroll-loops / -fno-unroll-loops when the user gave one (the last wins); else undefined. */
+  unrollLoops?: boolean;
 }
 
 function isSource(path: string, language: string | undefined): boolean {
@@ -79,6 +81,7 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
   let optLevel = '0';
   let loopVec: boolean | undefined;
   let slpVec: boolean | undefined;
+  let unroll: boolean | undefined;
   let language: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -120,6 +123,8 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
     else if (a === '-fno-vectorize' || a === '-fno-tree-vectorize') loopVec = false;
     else if (a === '-fslp-vectorize' || a === '-ftree-slp-vectorize') slpVec = true;
     else if (a === '-fno-slp-vectorize' || a === '-fno-tree-slp-vectorize') slpVec = false;
+    else if (a === '-funroll-loops') unroll = true;
+    else if (a === '-fno-unroll-loops') unroll = false;
     if (PASS_THROUGH_MODES.has(a) || a.startsWith('-print-') || a.startsWith('--print-')) {
       passThrough ??= a;
     }
@@ -132,6 +137,7 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
     argv, sources, otherInputs, output, compileOnly, assembly, passThrough, depFile, optLevel,
     loopVectorize: loopVec ?? vectorizerDefault(optLevel, false),
     slpVectorize: slpVec ?? vectorizerDefault(optLevel, true),
+    unrollLoops: unroll,
   };
 }
 
