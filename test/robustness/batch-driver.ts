@@ -5,9 +5,9 @@
 // For every job from FIRST on it writes `start <index>` and then one JSON `JobOutcome` line to
 // stdout, synchronously, so that when a job kills the process (a native crash in llvm-bindings,
 // an abort in isl) the parent knows which job it was and restarts from the next one
-// (see batch.ts). `node batch-driver.js --list-passes` prints the registered pass names.
+// (see batch.ts). `node batch-driver.js --list-passes` prints the registered pass names and the default pipeline.
 import * as fs from 'node:fs';
-import { main } from '../../cli/tsopt';
+import { DEFAULT_PIPELINE, main } from '../../cli/tsopt';
 import type { CliIo } from '../../cli/run';
 import { passRegistry } from '../../passes/registry';
 
@@ -48,7 +48,7 @@ function runJob(job: Job): JobOutcome {
 if (require.main === module) {
   const write = (line: string) => fs.writeSync(1, `${line}\n`);
   if (process.argv[2] === '--list-passes') {
-    write(JSON.stringify([...passRegistry.keys()]));
+    write(JSON.stringify({ passes: [...passRegistry.keys()], defaultPipeline: DEFAULT_PIPELINE }));
   } else {
     // Stacks of internal errors go to stderr (reportFailure reads this), so bug reports carry them.
     process.env.TSOPT_DEBUG = '1';

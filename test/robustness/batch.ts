@@ -14,11 +14,17 @@ if (!fs.existsSync(driverScript)) {
   throw new Error(`${driverScript} is missing: run bin/setup (or npm run build) before jest`);
 }
 
-/** The names in tsopt's pass registry (what `--passes=` accepts, and `--help` lists). */
-export function registeredPasses(): string[] {
+export interface PassTable {
+  /** The names in tsopt's pass registry (what `--passes=` accepts, and `--help` lists). */
+  readonly passes: string[];
+  /** What tsopt runs without --passes. */
+  readonly defaultPipeline: string;
+}
+
+export function passTable(): PassTable {
   const r = spawnSync(process.execPath, [driverScript, '--list-passes']);
   if (r.status !== 0) throw new Error(`batch-driver --list-passes failed: ${r.stderr.toString()}`);
-  return JSON.parse(r.stdout.toString()) as string[];
+  return JSON.parse(r.stdout.toString()) as PassTable;
 }
 
 /**

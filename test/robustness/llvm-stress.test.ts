@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from '../support/tools';
-import { describeFailure, exec, inParallel, registeredPasses, runTsoptJobs, type Job } from './batch';
+import { describeFailure, exec, inParallel, passTable, runTsoptJobs, type Job } from './batch';
 
 /** [seed, size]: small modules and a few large ones. */
 const MODULES: ReadonlyArray<readonly [number, number]> = [
@@ -15,7 +15,7 @@ const MODULES: ReadonlyArray<readonly [number, number]> = [
 /** `seed N size S/pipeline` → the bug it hits (see the robustness report); these run as test.failing. */
 const KNOWN_BUGS: Record<string, string> = {};
 
-const passes = registeredPasses();
+const { passes } = passTable();
 const pipelines: Record<string, string[]> = {
   default: ['-S'],
   ...Object.fromEntries(passes.map((p) => [p, ['-S', '--no-post', `--passes=${p}`]])),
