@@ -24,10 +24,11 @@ export interface CoalesceResult {
 }
 
 /** Tries every array store of the SCoP as a target; changes the events' locations and relations in place. */
-export function coalesce(k: Knowledge): CoalesceResult {
+export function coalesce(k: Knowledge, forwarded: ReadonlySet<string> = new Set()): CoalesceResult {
   const { ctx } = k;
   const mappings: Mapping[] = [];
-  const mapped = new Set<string>();
+  // Forwarded scalars are gone already.
+  const mapped = new Set<string>(forwarded);
   const scalarKind = new Map(k.model.arrays.filter((a) => a.kind !== 'array').map((a) => [a.tupleName, a.kind as 'value' | 'phi'] as const));
 
   for (const target of k.events) {

@@ -10,12 +10,17 @@
 // holds the value. Generate a mapped read as a load of that element at the
 // statement's start (replacing the SSA value / PHI), and a mapped write as a store
 // of `storedValue(access)` (the PHI's incoming value, or the scalar itself) at the
-// statement's end, in the accesses' order. `dependences` are recomputed on the
+// statement's end, in the accesses' order. A mapped write's relation may cover only
+// part of the domain (a partial write: store only in those instances). Scalar reads
+// removed by operand-tree forwarding are listed in `forwardedTrees`: copy those
+// instructions (operands first) into the statement instead. `dependences` are recomputed on the
 // new accesses. The original model is not changed.
 import { type Ctx, DimType, IslError, IslQuotaError } from 'isl-wasm';
 import { computeDependences } from '../dependences';
 import type { ScopAccess, ScopModel, ScopStatementModel } from '../model';
 import { type Mapping, coalesce } from './coalesce';
+import type { Instruction } from '../../ir';
+import { forwardOperandTrees } from './forward';
 import { type AccessEvent, buildKnowledge } from './knowledge';
 
 export { storedValue } from './knowledge';
@@ -37,6 +42,11 @@ export interface DelicmScopResult {
   readonly model: ScopModel;
   readonly counters: DelicmCounters;
   readonly mappings: readonly Mapping[];
+  /**
+   * Operand-tree forwarding: per statement name, the instructions (operands first) it recomputes
+   * instead of reading them as scalars; their scalar reads (and unread writes) are gone from `model`.
+   */
+  readonly forwardedTrees: ReadonlyMap<string, readonly Instruction[]>;
   /** Why the SCoP was left unchanged (quota), if it was. */
   readonly unchanged: string | undefined;
 }
@@ -65,6 +75,7 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
     original: model,
     model,
     mappings: [],
+    forwardedTrees: new Map(),
     unchanged: reason,
     counters: { forwards: 0, reloads: 0, mappedScalars: 0, mappedPhis: 0, scalarWritesBefore: before, scalarWritesAfter: before },
   });
@@ -73,16 +84,18 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
   try {
     const run = (): DelicmScopResult => ctx.scope(() => {
       const knowledge = buildKnowledge(ctx, model);
-      const { mappings } = coalesce(knowledge);
-      if (mappings.length === 0) return unchanged(undefined);
+      const forwarding = forwardOperandTrees(knowledge);
+      const { mappings } = coalesce(knowledge, forwarding.locations);
+      if (mappings.length === 0 && forwarding.forwards === 0) return unchanged(undefined);
       const transformed = rebuild(ctx, model, knowledge.events);
       return {
         original: model,
         model: transformed,
         mappings,
+        forwardedTrees: forwarding.trees,
         unchanged: undefined,
         counters: {
-          forwards: 0,
+          forwards: forwarding.forwards,
           reloads: 0,
           mappedScalars: mappings.filter((m) => m.kind === 'value').length,
           mappedPhis: mappings.filter((m) => m.kind === 'phi').length,

@@ -10,6 +10,8 @@ export interface PolybenchExpectation {
   readonly before: readonly number[];
   readonly after: readonly number[];
   readonly parallel: readonly (readonly number[])[];
+  /** Scalar reads operand-tree forwarding removed, per SCoP (when not all zero). */
+  readonly forwards?: readonly number[];
   /** Why `after` is not all zero, or why a quota applies. */
   readonly why?: string;
 }
@@ -59,11 +61,12 @@ export const costlyKernels: readonly PolybenchExpectation[] = [
   {
     kernel: 'correlation',
     before: [9, 3, 0, 9],
-    after: [9, 3, 0, 9],
+    after: [0, 3, 0, 9],
     parallel: [[1, 1, 1], [], [], []],
-    why: 'SCoP 1 (means, stddevs) exhausts the isl quota, most of it spent refusing to map %13 = 0.0 / float_n (loop-invariant, read by '
-      + 'many statements: it wants operand-tree forwarding, not implemented) onto each mean store; SCoP 2 (the stddev epilogue): '
-      + 'the stores give no single element per PHI write instance (check 4); SCoP 4 (corr): corr\'s subscripts are over-approximated '
-      + '(may-writes: a loop counter times a parameter), and DeLICM never maps onto an array with may-writes',
+    forwards: [2, 0, 0, 0],
+    why: 'SCoP 1 (means, stddevs) reaches zero once %13 = 0.0 / float_n is forwarded (recomputed in its users) instead of tried '
+      + 'against every mean store; SCoP 2 (the stddev epilogue): the stores give no single element per PHI write instance (check 4); '
+      + 'SCoP 4 (corr): corr\'s subscripts are over-approximated (may-writes: a loop counter times a parameter), and DeLICM never '
+      + 'maps onto an array with may-writes',
   },
 ];

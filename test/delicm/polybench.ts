@@ -11,6 +11,7 @@ export function describeKernels(title: string, table: readonly PolybenchExpectat
         expect(k.results.map((r) => r.counters.scalarWritesBefore)).toEqual(e.before);
         expect(k.results.map((r) => r.counters.scalarWritesAfter)).toEqual(e.after);
         expect(k.results.map((r) => parallelDepths(r.model))).toEqual(e.parallel);
+        expect(k.results.map((r) => r.counters.forwards)).toEqual(e.forwards ?? e.before.map(() => 0));
         for (const r of k.results) {
           // Never fewer parallel loops than before.
           expect(parallelDepths(r.model).length).toBeGreaterThanOrEqual(parallelDepths(r.original).length);
