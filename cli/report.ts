@@ -3,10 +3,12 @@
 // to it, plus the pipeline's timings, statistics and remarks under "pipeline":
 //   {"functions":[{"name","scops":[{...issue 4's fields, "delicm"?, "remarks"?, ...fields the
 //     passes published (versioning: "runtimeCheck", its parts, "codeGrowth")}],"rejected":[...]}],
-//    "pipeline":{"input","output","passes","stats","remarks","analyses","post","totalMs"}}
+//    "pipeline":{"input","output","passes","stats","remarks","analyses",
+//      "post":{"pipeline","ms","vectorized":[{"pass","function","location","message"}]},"totalMs"}}
 // The SCoPs are modelled before the pipeline, in the analysis manager the passes then reuse,
 // so the report costs nothing a pass would not compute anyway.
 import type { Module } from '../ir';
+import type { OptRemark } from '../ir/gateway';
 import type { AnalysisManager } from '../passes/analysis-manager';
 import { delicmAnalysisFor } from '../passes/delicm';
 import type { Remark, ScopResult } from '../passes/pass';
@@ -56,8 +58,17 @@ export interface PipelineReport {
   /** Results a pass published for a SCoP the input report does not have. */
   readonly unplacedScopResults?: ScopResult[];
   readonly analyses: { computed: number; reused: number; invalidated: number };
-  readonly post: { pipeline: string; ms: number } | null;
+  /** The opt-14 hand-back; `vectorized`: each loop (loop-vectorize) or tree (slp-vectorizer) opt vectorized. */
+  readonly post: { pipeline: string; ms: number; vectorized: VectorizedRemark[] } | null;
   readonly totalMs: number;
+}
+
+export interface VectorizedRemark {
+  readonly pass: string;
+  readonly function: string;
+  /** `file:line` with debug info, else null. */
+  readonly location: string | null;
+  readonly message: string;
 }
 
 export interface CliReport {
@@ -112,6 +123,8 @@ export interface RunFacts {
   readonly postPipeline: string | undefined;
   readonly postMs: number | undefined;
   readonly totalMs: number;
+  /** What opt-14's vectorizers said in the post pipeline. */
+  readonly optRemarks: readonly OptRemark[];
 }
 
 /** The input's report with what the pipeline did merged in. */
@@ -153,7 +166,11 @@ export function mergeReport(input: InputReport, pipeline: PipelineResult, facts:
       remarks: unplacedRemarks,
       ...(unplaced.length > 0 ? { unplacedScopResults: unplaced } : {}),
       analyses: { ...pipeline.analyses },
-      post: facts.postPipeline === undefined ? null : { pipeline: facts.postPipeline, ms: round(facts.postMs ?? 0) },
+      post: facts.postPipeline === undefined ? null : {
+        pipeline: facts.postPipeline,
+        ms: round(facts.postMs ?? 0),
+        vectorized: facts.optRemarks.filter((m) => m.kind === 'Passed').map((m) => ({ pass: m.pass, function: m.function, location: m.location ?? null, message: m.message })),
+      },
       totalMs: round(facts.totalMs),
     },
   };
@@ -194,7 +211,8 @@ function pipelineText(p: PipelineReport): string[] {
   for (const u of p.unplacedScopResults ?? []) lines.push(`  ${u.pass} on ${u.function} at ${u.location} (no such SCoP in the input): ${JSON.stringify(u.fields)}`);
   const a = p.analyses;
   lines.push(`  analyses: ${a.computed} computed, ${a.reused} reused, ${a.invalidated} invalidated`);
-  lines.push(p.post ? `  post pipeline (opt-14): ${p.post.ms} ms` : '  post pipeline: off');
+  lines.push(p.post ? `  post pipeline (opt-14): ${p.post.ms} ms, ${p.post.vectorized.length} vectorized` : '  post pipeline: off');
+  for (const v of p.post?.vectorized ?? []) lines.push(`    ${v.location ?? '(no location)'}: [${v.pass}] ${v.function}: ${v.message}`);
   lines.push(`  total: ${p.totalMs} ms`);
   return lines;
 }

@@ -3,7 +3,7 @@
 // Kept apart from argument parsing so tests can call it in-process (see test/gateway/fuzz.test.ts).
 import * as fs from 'node:fs';
 import { parseModule, printModule } from '../ir';
-import { readInput, runOptPipeline, verifyText, writeOutput, type OutputFormat } from '../ir/gateway';
+import { readInput, runOptPipeline, verifyText, writeOutput, type OptRemark, type OutputFormat } from '../ir/gateway';
 import type { PassContext } from '../passes/pass';
 import { parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
 import { passRegistry } from '../passes/registry';
@@ -124,12 +124,15 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     const printed = stage('printed', () => printModule(module));
     let out: Buffer;
     let postMs: number | undefined;
+    const optRemarks: OptRemark[] = [];
     if (opts.postPipeline === undefined) {
       out = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, opts.format, name));
     } else {
       const bitcode = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, 'bc'));
       const postStart = elapsedMs();
-      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, opts.format));
+      // The vectorizers' remarks say, for the report, which loops opt vectorized.
+      const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
+      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, opts.format, remarks));
       postMs = elapsedMs() - postStart;
     }
     stage('wrote output', () => (opts.output === STDIO ? io.writeStdout(out) : writeFileAtomically(opts.output, out)), () => ({
@@ -137,7 +140,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     }));
     const summary: RunSummary = { pipeline, postMs, totalMs: elapsedMs() };
     if (opts.report && inputReport) {
-      const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs };
+      const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs, optRemarks };
       const text = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
       if (opts.report.file === STDIO) io.writeStderr(text);
       else writeFileAtomically(opts.report.file, text);

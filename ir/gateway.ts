@@ -120,16 +120,58 @@ export function writeOutput(text: string, format: OutputFormat, moduleId = '<std
   });
 }
 
+/** A remark opt-14 wrote (`-pass-remarks-output`): what a pass of the post pipeline did or did not do. */
+export interface OptRemark {
+  /** `Passed`, `Missed`, `Analysis`, ... as opt's YAML tags it. */
+  readonly kind: string;
+  readonly pass: string;
+  readonly name: string;
+  readonly function: string;
+  /** `file:line` when the IR has debug info. */
+  readonly location: string | undefined;
+  readonly message: string;
+}
+
 /**
  * Runs `opt-14 -passes=<pipeline>` on bitcode and returns bitcode (or text for `ll`).
- * Used for the hand-back to LLVM's vectorizers after our passes.
+ * Used for the hand-back to LLVM's vectorizers after our passes. With `remarks`, the remarks
+ * of the passes matching `remarks.filter` (a regex on pass names) are appended to `remarks.into`.
  */
-export function runOptPipeline(bitcode: Buffer, pipeline: string, format: OutputFormat): Buffer {
-  const args = [`-passes=${pipeline}`, ...(format === 'll' ? ['-S'] : []), '-o', '-', '-'];
-  const r = runLlvmTool('opt-14', args, bitcode, readerTimeoutMs(bitcode.length) * 4);
-  if (r.signal) throw new TsoptError(`opt-14 -passes=${pipeline} crashed (${r.signal})`);
-  if (r.status !== 0) throw new TsoptError(`opt-14 post pipeline failed: ${summarizeLlvmError(r.stderr, 'error')}`);
-  return r.stdout;
+export function runOptPipeline(bitcode: Buffer, pipeline: string, format: OutputFormat, remarks?: { filter: string; into: OptRemark[] }): Buffer {
+  return withTempDir((dir) => {
+    const file = path.join(dir, 'remarks.yaml');
+    const wanted = remarks ? [`-pass-remarks-output=${file}`, `-pass-remarks-filter=${remarks.filter}`] : [];
+    const args = [`-passes=${pipeline}`, ...wanted, ...(format === 'll' ? ['-S'] : []), '-o', '-', '-'];
+    const r = runLlvmTool('opt-14', args, bitcode, readerTimeoutMs(bitcode.length) * 4);
+    if (r.signal) throw new TsoptError(`opt-14 -passes=${pipeline} crashed (${r.signal})`);
+    if (r.status !== 0) throw new TsoptError(`opt-14 post pipeline failed: ${summarizeLlvmError(r.stderr, 'error')}`);
+    if (remarks && fs.existsSync(file)) remarks.into.push(...parseOptRemarks(fs.readFileSync(file, 'utf8')));
+    return r.stdout;
+  });
+}
+
+/** opt's YAML remarks: one document per remark (`--- !Passed` ...), with the fields LLVM writes. */
+export function parseOptRemarks(yaml: string): OptRemark[] {
+  const unquote = (v: string): string => {
+    const t = v.trim();
+    if (t.startsWith("'") && t.endsWith("'")) return t.slice(1, -1).replace(/''/g, "'");
+    if (t.startsWith('"') && t.endsWith('"')) return JSON.parse(t) as string;
+    return t;
+  };
+  return yaml.split(/^--- !/m).slice(1).map((doc) => {
+    const field = (key: string) => unquote(new RegExp(`^${key}:[ \\t]*(.*)$`, 'm').exec(doc)?.[1] ?? '');
+    const loc = /^DebugLoc:\s*\{ File: (.*?), Line: (\d+)/m.exec(doc);
+    // Top-level `Args:` items only (`  - Key: value`); nested ones are their debug locations.
+    const message = [...doc.matchAll(/^ {2}- \w+:[ \t]*(.*)$/gm)].map((m) => unquote(m[1]!)).join('');
+    return {
+      kind: doc.slice(0, doc.indexOf('\n')).trim(),
+      pass: field('Pass'),
+      name: field('Name'),
+      function: field('Function'),
+      location: loc ? `${unquote(loc[1]!)}:${loc[2]}` : undefined,
+      message,
+    };
+  });
 }
 
 function runLlvmTool(tool: string, args: string[], input: Buffer | string, timeout: number): SpawnSyncReturns<Buffer> & { stderr: string } {

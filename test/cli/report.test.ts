@@ -4,6 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseModule } from '../../ir';
 import { readInput } from '../../ir/gateway';
+import { parseOptRemarks } from '../../ir/gateway';
+import { POST_PIPELINE } from '../../cli/post-pipeline';
 import { execute, type CliIo, type RunOptions } from '../../cli/run';
 import { mergeReport, reportInput, type CliReport } from '../../cli/report';
 import { AnalysisManager } from '../../passes/analysis-manager';
@@ -36,7 +38,7 @@ describe('--report on gemm', () => {
   const file = path.join(dir, 'gemm.json');
   let report: CliReport;
   beforeAll(() => {
-    const r = run({ passes: 'delicm,versioning', report: { file, format: 'json' } });
+    const r = run({ passes: 'delicm,versioning', postPipeline: POST_PIPELINE, report: { file, format: 'json' } });
     expect(r).toEqual({ status: 0, stderr: '' });
     report = JSON.parse(fs.readFileSync(file, 'utf8')) as CliReport;
   });
@@ -62,12 +64,24 @@ describe('--report on gemm', () => {
     for (const f2 of report.functions) for (const x of f2.rejected) expect(Object.keys(x).sort()).toEqual(['cause', 'detail', 'location']);
   });
 
-  test('what the passes did is on that SCoP: DeLICM counters, the versioning remark', () => {
+  test('what the passes did is on that SCoP: the versioning check and its parts, code growth, DeLICM counters, remarks', () => {
     const s = report.functions.find((x) => x.name === 'kernel_gemm')!.scops[0]!;
+    expect(s.versioned).toBe(true);
+    expect(s.runtimeCheck).toContain('(char *)C');
+    const parts = s.runtimeCheckParts as { label: string; c: string }[];
+    expect(parts.map((p) => p.label)).toEqual(expect.arrayContaining(['alias(C,A)', 'alias(C,B)']));
+    for (const p of parts) expect(s.runtimeCheck).toContain(p.c);
+    expect(s.codeGrowth).toBeGreaterThan(0);
     expect(s.delicm).toMatchObject({ mappedScalars: 0, mappedPhis: 0, mappings: [] });
     expect(s.remarks?.find((m) => m.pass === 'versioning')).toMatchObject({ kind: 'applied', message: expect.stringContaining('alias(C,A)') });
     expect(report.pipeline.passes.map((p) => p.pass)).toEqual(['delicm', 'versioning']);
     expect(report.pipeline.stats['versioning.versioned']).toBeGreaterThanOrEqual(1);
+    // opt-14's vectorizers said what they vectorized (with -g, at gemm.c's lines).
+    expect(report.pipeline.post?.vectorized.length).toBeGreaterThan(0);
+    expect(report.pipeline.post?.vectorized.find((v) => v.function === 'kernel_gemm' && v.pass === 'loop-vectorize')).toMatchObject({
+      location: expect.stringMatching(/^test\/kernels\/gemm\.c:\d+$/),
+      message: expect.stringContaining('vectorized loop'),
+    });
     // The pass reused the models the report built before the pipeline.
     expect(report.pipeline.analyses.reused).toBeGreaterThan(0);
   });
@@ -105,9 +119,22 @@ test('results a pass publishes for a SCoP are merged into that SCoP; others are 
     },
   };
   const pipeline = runPipeline(module, [publisher], { am, options: new Map(), log: { debug() {}, info() {}, warn() {} }, verifyEach: false, verify: () => undefined });
-  const r = mergeReport(input, pipeline, { input: 'gemm.bc', output: '-', postPipeline: undefined, postMs: undefined, totalMs: 1 });
+  const r = mergeReport(input, pipeline, { input: 'gemm.bc', output: '-', postPipeline: undefined, postMs: undefined, totalMs: 1, optRemarks: [] });
   const s = r.functions.find((f) => f.name === 'kernel_gemm')!.scops[0]!;
   expect(s).toMatchObject({ runtimeCheck: 'n > 0', codeGrowth: 7, remarks: [{ pass: 'publisher', kind: 'applied', message: 'did it' }] });
   expect(r.pipeline.unplacedScopResults).toEqual([{ pass: 'publisher', function: 'kernel_gemm', location: 'nowhere:1', fields: { codeGrowth: 1 } }]);
   expect(r.pipeline.remarks).toEqual([]);
+});
+
+test("opt's YAML remarks: kind, pass, function, location and the message from the top-level Args", () => {
+  const yaml = [
+    '--- !Passed', 'Pass:            loop-vectorize', 'Name:            Vectorized', "DebugLoc:        { File: 'k.c', Line: 23, Column: 5 }",
+    'Function:        kernel', 'Args:', "  - String:          'vectorized loop (vectorization width: '", "  - VectorizationFactor: '2'", "  - String:          ')'",
+    '    DebugLoc:        { File: k.c, Line: 9, Column: 1 }', '...',
+    '--- !Missed', 'Pass:            slp-vectorizer', 'Name:            NotBeneficial', 'Function:        "main"', 'Args:', "  - String: 'it''s not'", '...', '',
+  ].join('\n');
+  expect(parseOptRemarks(yaml)).toEqual([
+    { kind: 'Passed', pass: 'loop-vectorize', name: 'Vectorized', function: 'kernel', location: 'k.c:23', message: 'vectorized loop (vectorization width: 2)' },
+    { kind: 'Missed', pass: 'slp-vectorizer', name: 'NotBeneficial', function: 'main', location: undefined, message: "it's not" },
+  ]);
 });
