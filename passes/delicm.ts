@@ -5,7 +5,7 @@
 // fast path from `DelicmScopResult.model` (see polyhedral/delicm/index.ts for
 // how mapped accesses are to be generated). The IR is not changed here.
 import { TsoptError } from '../cli/errors';
-import type { IrFunction, Module } from '../ir';
+import { type IrFunction, type Module, printInstruction } from '../ir';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm } from '../polyhedral/delicm';
 import type { FunctionScopModels } from '../polyhedral/model';
@@ -80,6 +80,7 @@ export function printDelicm(r: DelicmScopResult): string {
   ];
   if (r.unchanged) lines.push(`    unchanged: ${r.unchanged}`);
   for (const m of r.mappings) lines.push(`    Mapped ${m.kind === 'phi' ? 'PHI' : 'scalar'} ${m.location} -> ${m.target}`);
+  for (const [statement, tree] of r.forwardedTrees) lines.push(`    Forwarded into ${statement}: ${tree.map((i) => printInstruction(i).trim()).join('; ')}`);
   lines.push(printScopModel(r.model), printDependences(r.model));
   return lines.join('\n');
 }
