@@ -46,7 +46,7 @@ export const maxAliasPairsOption: PassOption = {
 };
 export const codegenMaxOperationsOption: PassOption = {
   name: 'codegen-max-operations',
-  description: 'isl operations allowed per SCoP for the check and the AST (default 2000000, 0 = no limit)',
+  description: 'isl operations allowed per SCoP for the check and the AST (default 1000000, 0 = no limit)',
 };
 
 /** What versioning did to one SCoP (the report's per-SCoP fields). */
@@ -374,7 +374,7 @@ export const versioningPass: ModulePass = {
     const analysis = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
     const wantStats = ctx.options.has(rtcStatsOption.name) && ctx.options.get(rtcStatsOption.name) !== 'false';
     const o: VersioningOptions = {
-      maxOperations: optionNumber(ctx, codegenMaxOperationsOption, 2_000_000),
+      maxOperations: optionNumber(ctx, codegenMaxOperationsOption, 1_000_000),
       maxAliasPairs: optionNumber(ctx, maxAliasPairsOption, 32),
       stats: wantStats ? new RtcStats(module) : undefined,
     };
