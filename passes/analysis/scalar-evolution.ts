@@ -352,11 +352,16 @@ export class ScalarEvolution {
     return this.ctx.add([this.ctx.minus(start, step), this.ctx.mul([step, tripCount])]);
   }
 
-  /** `s` as seen outside the loops it varies in that do not contain `scope` (exit values); LLVM's getSCEVAtScope. */
+  /**
+   * `s` as seen in `scope`: recurrences of loops that do not contain `scope` are
+   * replaced by their exit values; LLVM's getSCEVAtScope. A recurrence of a loop
+   * that contains `scope` (an outer counter used inside an inner loop) is still
+   * running there and is kept.
+   */
   atScope(s: Scev, scope: Loop | undefined): Scev {
     if (s.kind === ScevKind.CouldNotCompute) return s;
     return this.ctx.rewrite(s, (e) => {
-      if (e.kind !== ScevKind.AddRec || (scope && scope.contains(e.loop))) return undefined;
+      if (e.kind !== ScevKind.AddRec || (scope && (e.loop as Loop).contains(scope))) return undefined;
       const exit = this.loopExit(e.loop as Loop);
       if (!('backedgeTakenCount' in exit)) return this.ctx.couldNotCompute;
       const inner = this.ctx.evaluateAtIteration(e as ScevAddRec, exit.backedgeTakenCount);
