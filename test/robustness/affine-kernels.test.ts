@@ -14,14 +14,17 @@ import { describeFailure, exec, inParallel, linkBitcode, passTable, PIPE_CLANG_F
 import { generateKernel } from './loopgen';
 
 const SEEDS = Array.from({ length: 36 }, (_, i) => i + 1);
-const PIPELINES: Record<string, string[]> = { default: [], versioning: ['--passes=versioning'] };
+// The versioning runs get a smaller isl quota than the default 10M operations: a SCoP that
+// exhausts the default takes ~15 s of CPU in wasm isl, which under a loaded machine came close to
+// the per-kernel time limit (seed 27 once timed out, right but slow). What these tests pin is the
+// output; bounding compile time is the versioning tests' job.
+const PIPELINES: Record<string, string[]> = {
+  default: [],
+  versioning: ['--passes=versioning', '--isl-max-operations=2000000'],
+};
 
 /** `seed N/pipeline` → the bug it hits (see the robustness report); these run as test.failing. */
 const KNOWN_BUGS: Record<string, string> = {
-  // Scalar evolution gives a non-header PHI that merges two equal add recurrences of an inner loop
-  // the outer counter's exit value ({10,+,1}<%17> for {{1,+,1}<%6>,+,1}<%17>), so the inner loop's
-  // domain is wrong and the versioned fast path skips iterations (wrong output, fast path taken).
-  'seed 35/versioning': 'SCEV of a PHI of equal recurrences (passes/analysis) → wrong fast-path domain',
   // The versioning pass spends minutes on this 3-loop-nest kernel (71 s of CPU even with
   // --isl-max-operations=1000000; print<scops> alone stops at that quota in 7 s): some step after
   // the model runs without a bound. Reduced: a triangular nest over A[3*j + k] (see the report).
