@@ -7,7 +7,7 @@
 // source instances before it (exact for must sources, all candidates for may
 // sources); `get_may_dependence` is the union of both, a map
 // { SourceStmt[..] -> SinkStmt[..] }.
-import { type Ctx, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
+import { type Ctx, Map as IslMap, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
 import type { ScopLoop } from '../passes/analysis/scop-detection-types';
 import type { DependencePair, Dependences, ScopStatementModel } from './model';
 
@@ -38,9 +38,13 @@ export function computeDependences(ctx: Ctx, input: DependenceInput): Dependence
     for (const s of input.statements) {
       for (const a of s.accesses) {
         if ((a.array.kind !== 'array') !== scalar) continue;
-        const r = a.relation.intersectDomain(s.domain).toUnionMap();
+        // A wrapping relation goes in as "any element of the array, maybe" (more
+        // dependences, never fewer): isl's dataflow on it is not bounded by the quota.
+        const wraps = wrapsAround(a.relation);
+        // [params] -> { Stmt_S[..] -> MemRef[..] }
+        const r = (wraps ? IslMap.universe(a.relation.getSpace()) : a.relation).intersectDomain(s.domain).toUnionMap();
         if (a.kind === 'read') out.reads = out.reads.union(r);
-        else if (a.certainty === 'must') out.mustWrites = out.mustWrites.union(r);
+        else if (a.certainty === 'must' && !wraps) out.mustWrites = out.mustWrites.union(r);
         else out.mayWrites = out.mayWrites.union(r);
       }
     }
@@ -101,6 +105,21 @@ export function computeDependences(ctx: Ctx, input: DependenceInput): Dependence
     if (!blocking) parallelLoops.push(loop);
   }
   return { ...deps, parallelLoops, carried };
+}
+
+/**
+ * True when an access relation divides by 2^16 or more: modulo-2^n subscripts
+ * (`(…) mod 4294967296 = o0`, from 32-bit offsets that may wrap). On such relations
+ * isl_union_access_info_compute_flow runs for minutes in work that isl's operations
+ * quota does not stop (isl counts allocations and tableau pivots only; seed 12 of the
+ * robustness kernels: over 40 s under a quota of 1,000,000 operations, no quota error);
+ * as "anywhere in the array" the same flow takes 0.3 s.
+ */
+export function wrapsAround(relation: { toStr(): string }): boolean {
+  for (const m of relation.toStr().matchAll(/\bmod (\d+)|\)\/(\d+)\)/g)) {
+    if (BigInt(m[1] ?? m[2]!) >= 1n << 16n) return true;
+  }
+  return false;
 }
 
 /**
