@@ -64,6 +64,8 @@ export class ScalarEvolution {
   readonly ctx: ScevContext;
   /** Printed names of the function's local values (`%5`, `%i`). */
   readonly names: Map<Value, string>;
+  private static readonly MAX_DEPTH = 400;
+  private depth = 0;
   private readonly cache = new Map<Value, Scev>();
   private readonly cacheLog: Value[] = [];
   private readonly exits = new Map<Loop, LoopExit | ExitFailure>();
@@ -106,7 +108,18 @@ export class ScalarEvolution {
   getScev(v: Value): Scev {
     const cached = this.cache.get(v);
     if (cached) return cached;
-    const s = this.compute(v);
+    // Long chains of values (bzip2's decompress.c at -O2) overflowed the JS stack. Past this
+    // depth a value is an unknown, as LLVM bounds its own recursion (MaxArithDepth): that costs
+    // precision only, since an unknown defined inside a region is never taken for a parameter.
+    // It is not cached, so a query that starts closer to the value still computes it.
+    if (this.depth >= ScalarEvolution.MAX_DEPTH) return this.unknownFor(v);
+    this.depth++;
+    let s: Scev;
+    try {
+      s = this.compute(v);
+    } finally {
+      this.depth--;
+    }
     this.cache.set(v, s);
     this.cacheLog.push(v);
     return s;
