@@ -103,14 +103,14 @@ describe('streams and formats', () => {
   });
 
   test('-S writes LLVM IR text, exactly what llvm-dis-14 prints for the input', () => {
-    const r = tsopt([input, '-S', '--no-post']);
+    const r = tsopt([input, '-S', '--passes=none', '--no-post']);
     expect(r.status).toBe(0);
     expect(r.stdout.toString()).toMatch(new RegExp(`^; ModuleID = '${input}'\n`));
     expect(normalizeLlvmText(r.stdout.toString())).toBe(inputText);
   });
 
   test('textual IR input works like bitcode', () => {
-    const r = tsopt(['--no-post'], disassemble(bitcode));
+    const r = tsopt(['--passes=none', '--no-post'], disassemble(bitcode));
     expect(r.status).toBe(0);
     expect(normalizeLlvmText(disassemble(r.stdout))).toBe(inputText);
   });
@@ -128,7 +128,7 @@ describe('logs and reports', () => {
   });
 
   test('--log-format=json gives pino records', () => {
-    const r = tsopt([input, '--no-post', '--log-level=debug', '--log-format=json', '-o', path.join(dir, 'json.bc')]);
+    const r = tsopt([input, '--passes=none', '--no-post', '--log-level=debug', '--log-format=json', '-o', path.join(dir, 'json.bc')]);
     expect(r.status).toBe(0);
     const records = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { level: number; msg: string });
     expect(records.map((x) => x.msg)).toContain('done');
@@ -144,7 +144,7 @@ describe('logs and reports', () => {
     expect(report.pipeline.input).toBe(input);
     expect(report.pipeline.passes.map((p: { pass: string }) => p.pass)).toEqual(['verify']);
     expect(report.pipeline.post.pipeline).toContain('loop-vectorize');
-    expect(tsopt([input, '--no-post', '--report', text, '--report-format=text', '-o', path.join(dir, 'r2.bc')]).status).toBe(0);
+    expect(tsopt([input, '--passes=none', '--no-post', '--report', text, '--report-format=text', '-o', path.join(dir, 'r2.bc')]).status).toBe(0);
     const lines = fs.readFileSync(text, 'utf8');
     expect(lines).toContain('  passes:\n    (none)\n');
     expect(lines).toContain('  post pipeline: off');
