@@ -4,13 +4,13 @@
 // for the report (`delicm` field) and for code generation, which generates the
 // fast path from `DelicmScopResult.model` (see polyhedral/delicm/index.ts for
 // how mapped accesses are to be generated). The IR is not changed here.
-import { TsoptError } from '../cli/errors';
 import { type IrFunction, type Module, printInstruction } from '../ir';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm } from '../polyhedral/delicm';
 import type { FunctionScopModels } from '../polyhedral/model';
 import { printDependences, printScopModel } from '../polyhedral/print';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
+import { nonNegativeIntegerOption } from './pass';
 import { maxOperationsFrom, maxOperationsOption } from './scop-passes';
 
 export const delicmMaxOperationsOption: PassOption = {
@@ -33,11 +33,7 @@ export function delicmAnalysisFor(models: AnalysisKey<FunctionScopModels>, maxOp
 }
 
 function delicmMaxOperationsFrom(ctx: PassContext): number {
-  const raw = ctx.options.get(delicmMaxOperationsOption.name);
-  if (raw === undefined) return defaultDelicmMaxOperations;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new TsoptError(`--${delicmMaxOperationsOption.name} wants a non-negative integer, not '${raw}'`);
-  return n;
+  return nonNegativeIntegerOption(ctx, delicmMaxOperationsOption, defaultDelicmMaxOperations);
 }
 
 function analysisFrom(ctx: PassContext): AnalysisKey<FunctionDelicm> {

@@ -7,8 +7,8 @@ import type { Module } from '../ir';
 import { scopDetectionAnalysis } from './analysis/scop-detection';
 import type { ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
 import { delinearizationAnalysis, delinearizationAnalysisWith, defaultDelinearizeOptions } from '../polyhedral/delinearization/analysis';
-import { TsoptError } from '../cli/errors';
 import type { ModulePass, PassContext, PassOption } from './pass';
+import { nonNegativeIntegerOption } from './pass';
 
 /** `--delinearize-max-shift=K`: §3.3 pieces M_t for t in [-K, K] (default 1). */
 export const maxShiftOption: PassOption = {
@@ -22,13 +22,6 @@ export const maxOperationsOption: PassOption = {
   description: 'isl operations allowed per candidate shape of one base pointer while checking validity; past it the array stays linear (default 2000000, 0 = no limit)',
 };
 
-function nonNegativeOption(ctx: PassContext, option: PassOption, fallback: number): number {
-  const raw = ctx.options.get(option.name);
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new TsoptError(`--${option.name} wants a non-negative integer, not '${raw}'`);
-  return n;
-}
 
 // The analysis lives with delinearization (the model reads it too); passes keep importing it from here.
 export { delinearizationAnalysis, delinearizationAnalysisWith } from '../polyhedral/delinearization/analysis';
@@ -56,8 +49,8 @@ export const printDelinearizationPass: ModulePass = {
   description: 'print, per SCoP, the shapes delinearization recovers for linearized arrays, each access\'s subscripts and the validity condition',
   options: [maxShiftOption, maxOperationsOption],
   run(module: Module, ctx: PassContext) {
-    const maxShift = nonNegativeOption(ctx, maxShiftOption, defaultDelinearizeOptions.maxShift);
-    const maxOperations = nonNegativeOption(ctx, maxOperationsOption, defaultDelinearizeOptions.maxOperations);
+    const maxShift = nonNegativeIntegerOption(ctx, maxShiftOption, defaultDelinearizeOptions.maxShift);
+    const maxOperations = nonNegativeIntegerOption(ctx, maxOperationsOption, defaultDelinearizeOptions.maxOperations);
     const analysis = maxShift === defaultDelinearizeOptions.maxShift && maxOperations === defaultDelinearizeOptions.maxOperations ? delinearizationAnalysis
       : delinearizationAnalysisWith({ maxShift, maxOperations }, `delinearization(${maxShift},${maxOperations})`);
     for (const fn of module.functions) {

@@ -2,6 +2,7 @@
 // Modelled on LLVM's new pass manager: a pass says what it preserved, and the
 // host drops every cached analysis that it did not preserve.
 import type { Module, IrFunction } from '../ir';
+import { TsoptError } from '../cli/errors';
 
 /** Names of the analyses a pass kept valid, or one of the two extremes. */
 export type Preserved = 'all' | 'none' | ReadonlySet<string>;
@@ -65,6 +66,18 @@ export interface PassContext {
 export interface PassOption {
   readonly name: string;
   readonly description: string;
+}
+
+/**
+ * The value of a numeric pass option (`--name=N`), or `fallback` when not given. A bad value is
+ * the user's error (one line, exit 1), not tsopt's.
+ */
+export function nonNegativeIntegerOption(ctx: Pick<PassContext, 'options'>, option: PassOption, fallback: number): number {
+  const raw = ctx.options.get(option.name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < 0) throw new TsoptError(`--${option.name} wants a non-negative integer, not '${raw}'`);
+  return n;
 }
 
 export interface ModulePass {

@@ -2,13 +2,13 @@
 // accesses, context, assumptions) and `print<dependences>` (RAW/WAR/WAW and
 // the parallel loops). Like opt's `print<…>` passes they write to stderr and
 // change nothing. The registry lists `scopPasses`.
-import { TsoptError } from '../cli/errors';
 import type { Module } from '../ir';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { defaultMaxOperations } from '../polyhedral/build';
 import type { ScopModel } from '../polyhedral/model';
 import { printDependences, printFunctionModels, printScopModel } from '../polyhedral/print';
 import type { ModulePass, PassContext, PassOption } from './pass';
+import { nonNegativeIntegerOption } from './pass';
 
 /** `--isl-max-operations=N`: isl operations allowed per SCoP while modelling it (0: no limit). */
 export const maxOperationsOption: PassOption = {
@@ -17,11 +17,7 @@ export const maxOperationsOption: PassOption = {
 };
 
 export function maxOperationsFrom(ctx: PassContext): number {
-  const raw = ctx.options.get(maxOperationsOption.name);
-  if (raw === undefined) return defaultMaxOperations;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new TsoptError(`--${maxOperationsOption.name} wants a non-negative integer, not '${raw}'`);
-  return n;
+  return nonNegativeIntegerOption(ctx, maxOperationsOption, defaultMaxOperations);
 }
 
 function printerPass(name: string, description: string, body: (m: ScopModel) => string): ModulePass {

@@ -34,6 +34,7 @@ import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-check
 import { emitParts } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
 import type { ModulePass, PassContext, PassOption } from './pass';
+import { nonNegativeIntegerOption } from './pass';
 import { maxOperationsFrom, maxOperationsOption } from './scop-passes';
 
 export const rtcStatsOption: PassOption = {
@@ -63,13 +64,6 @@ export interface VersionedScop {
 
 class NotVersioned extends Error {}
 
-function optionNumber(ctx: PassContext, o: PassOption, dflt: number): number {
-  const raw = ctx.options.get(o.name);
-  if (raw === undefined) return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${o.name} wants a non-negative integer, not '${raw}'`);
-  return n;
-}
 
 function instructionCount(fn: IrFunction): number {
   return fn.blocks.reduce((n, b) => n + b.instructions.length, 0);
@@ -374,8 +368,8 @@ export const versioningPass: ModulePass = {
     const analysis = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
     const wantStats = ctx.options.has(rtcStatsOption.name) && ctx.options.get(rtcStatsOption.name) !== 'false';
     const o: VersioningOptions = {
-      maxOperations: optionNumber(ctx, codegenMaxOperationsOption, 1_000_000),
-      maxAliasPairs: optionNumber(ctx, maxAliasPairsOption, 32),
+      maxOperations: nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000),
+      maxAliasPairs: nonNegativeIntegerOption(ctx, maxAliasPairsOption, 32),
       stats: wantStats ? new RtcStats(module) : undefined,
     };
     let index = 0;
