@@ -28,7 +28,7 @@ import { conjunction } from './report';
 import { AstExprEmitter } from './codegen/ast-expr';
 import { AstToIr, statementCalls } from './codegen/ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './codegen/block-generator';
-import { MetadataTable } from './codegen/metadata';
+import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
 import { emitParts } from '../runtime-checks/emit';
@@ -206,7 +206,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     // The fast path.
     const md = new MetadataTable(module);
     const arrays = model.arrays.filter((a) => a.kind === 'array');
-    const scopes = md.scopes(`tsopt ${fn.name} ${model.location}`, arrays.map((a) => a.name));
+    const scopes = md.scopes(fastPathName(fn.name, model.location), arrays.map((a) => a.name));
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
@@ -243,7 +243,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
         // No `llvm.loop.vectorize.enable`: it makes the loop vectorizer ignore its cost model, and
         // on -O3's runtime-unrolled statements (stride-2 and stride-4 accesses) the forced
         // interleaved-group code ran gemm 1.5x slower than the scalar loop SLP vectorizes.
-        if (g) loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.parallelLoop(g, false) });
+        loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.fastPathLoop(fastPathName(fn.name, model.location), loop.depth, g) });
       },
     }, prefix);
     generated = gen.blocks;
