@@ -77,6 +77,19 @@ const MAX_ULONG = 0xffff_ffff;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
+/**
+ * isl's quota does not count the allocations of its big-integer library, which can be
+ * nearly all the work (seconds between two counted operations on subscripts modulo 2^32).
+ * While a quota is open, every `n` allocations isl did not count are charged to it as one
+ * operation (native/glue.c); 0 turns that off. Process-wide; the default is 4.
+ */
+export function chargeIslAllocations(n: number): void {
+  islModule()._tsopt_set_allocations_per_operation(n);
+}
+
+/** The context whose quota uncounted allocations are charged to (the innermost open one). */
+let metered: Ctx | undefined;
+
 /** Bytes malloc currently has handed out in the (process-wide) wasm heap. */
 export function islHeapInUse(): number {
   return islModule()._tsopt_heap_in_use() >>> 0;
@@ -102,6 +115,11 @@ export class Ctx {
     if (this.#ptr === 0) throw new Error('isl_ctx_alloc failed');
     this.m._isl_options_set_on_error(this.#ptr, ISL_ON_ERROR_CONTINUE);
     this.setOptions(options);
+  }
+
+  /** Whether dispose() has freed this context. */
+  get disposed(): boolean {
+    return this.#ptr === 0;
   }
 
   /** @internal */
@@ -157,7 +175,9 @@ export class Ctx {
 
   /**
    * Runs fn with a quota of `maxOperations` isl operations (0: none of its own), like
-   * Polly's IslMaxOperationsGuard. Past the quota an isl call throws IslQuotaError,
+   * Polly's IslMaxOperationsGuard. Operations are what isl counts (its allocations and
+   * simplex pivots) plus a charge for the allocations it does not count
+   * (chargeIslAllocations). Past the quota an isl call throws IslQuotaError,
    * which lets a pass give up on one SCoP; afterwards the enclosing quota is back and
    * the context is usable.
    *
@@ -176,9 +196,14 @@ export class Ctx {
     if (enclosing > 0 && limit > enclosing) limit = enclosing;
     this.setMaxOperations(limit);
     this.#quotaDepth++;
+    const previous = metered;
+    metered = this;
+    this.m._tsopt_meter(this.ptr);
     try {
       return fn();
     } finally {
+      metered = previous;
+      this.m._tsopt_meter(previous && !previous.disposed ? previous.ptr : 0);
       this.#quotaDepth--;
       this.setMaxOperations(enclosing);
       if (outermost) this.resetOperations();
@@ -262,6 +287,10 @@ export class Ctx {
     if (this.#ptr === 0) return;
     for (let i = this.#scopes.length - 1; i >= 0; i--) this.freeScope(this.#scopes[i]);
     this.#scopes = [this.rootScope];
+    if (metered === this) {
+      metered = undefined;
+      this.m._tsopt_meter(0);
+    }
     this.m._isl_ctx_free(this.#ptr);
     this.#ptr = 0 as IslPtr<'isl_ctx'>;
   }
