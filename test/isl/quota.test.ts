@@ -1,6 +1,7 @@
 // Nested operations quotas compose: an inner withMaxOperations can neither reset nor
-// extend the enclosing quota, and what it spends is charged to the enclosing one.
-import { Ctx, IslQuotaError, ScheduleConstraints } from 'isl-wasm';
+// extend the enclosing quota, and what it spends is charged to the enclosing one. And the
+// quota counts the big-integer work isl itself does not count.
+import { Ctx, IslQuotaError, ScheduleConstraints, chargeIslAllocations } from 'isl-wasm';
 
 describe('isl-wasm operations quotas', () => {
   let ctx: Ctx;
@@ -94,5 +95,36 @@ describe('isl-wasm operations quotas', () => {
         schedule();
       }),
     ).toThrow(IslQuotaError);
+  });
+
+  describe('allocations isl does not count', () => {
+    afterEach(() => chargeIslAllocations(4));
+
+    /** Operations spent on `work` with every `n` uncounted allocations charged as one (0: none). */
+    function charged(n: number, work: () => void): number {
+      chargeIslAllocations(n);
+      return ctx.withMaxOperations(0, () => {
+        work();
+        return ctx.operations;
+      });
+    }
+
+    // detect-unsigned's accessed elements, in[(i + k) mod 2^32] with a 4-times unrolled k:
+    // isl's lexmin does its work in big-integer arithmetic, which allocates without counting.
+    const wrapping = '[p0, p1, p2] -> { A[o0] : 0 <= p0 < p1 < 2147483648 and 0 <= o0 <= 4294967295 and ' +
+      'exists (e0, e1: e0 >= 0 and 4e0 <= -4 + p2 and -p1 + o0 - 4e0 < 4294967296e1 <= -p0 + o0 - 4e0) }';
+    const lexmin = (): void => ctx.scope(() => void ctx.set(wrapping).lexminPwMultiAff());
+
+    test('are charged to the quota, so big-integer work counts', () => {
+      const isls = charged(0, lexmin);
+      const ours = charged(4, lexmin);
+      // isl counts ~14,000 operations; the allocations it does not count add ~110,000.
+      expect(ours).toBeGreaterThan(5 * isls);
+      expect(() => ctx.withMaxOperations(2 * isls, lexmin)).toThrow(IslQuotaError);
+    });
+
+    test('cost ordinary work little', () => {
+      expect(charged(4, schedule)).toBeLessThan(1.5 * charged(0, schedule));
+    });
   });
 });
