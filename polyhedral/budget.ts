@@ -21,10 +21,10 @@ export const defaultScopMaxOperations = 20_000_000;
 /** The steps, as reports name them. */
 export type BudgetStep = 'delinearization' | 'model' | 'dependences' | 'delicm' | 'check and AST';
 
-/** What one step spent: isl operations and wall-clock milliseconds (time includes JS work). */
+/** What one step spent: isl operations, and wall-clock milliseconds (JS work included) when it ran under the budget. */
 export interface StepUse {
   operations: number;
-  ms: number;
+  ms: number | undefined;
 }
 
 interface Frame {
@@ -96,8 +96,8 @@ export class ScopBudget {
   }
 
   /** Charges work done and bounded elsewhere (delinearization, in its own context and cache). */
-  charge(step: BudgetStep, operations: number, ms = 0): void {
-    this.#charge(step, operations, ms);
+  charge(step: BudgetStep, operations: number): void {
+    this.#charge(step, operations, undefined);
     if (this.limit > 0 && this.#spent >= this.limit) this.exhaustedBy ??= step;
   }
 
@@ -112,11 +112,11 @@ export class ScopBudget {
     return Object.fromEntries([...this.steps].map(([step, u]) => [step, u.operations]));
   }
 
-  #charge(step: BudgetStep, operations: number, ms: number): void {
+  #charge(step: BudgetStep, operations: number, ms: number | undefined): void {
     this.#spent += operations;
-    const use = this.steps.get(step) ?? { operations: 0, ms: 0 };
+    const use = this.steps.get(step) ?? { operations: 0, ms: undefined };
     use.operations += operations;
-    use.ms += ms;
+    if (ms !== undefined) use.ms = (use.ms ?? 0) + ms;
     this.steps.set(step, use);
   }
 
@@ -137,8 +137,9 @@ export class ScopBudget {
   }
 }
 
-/** The report's per-SCoP spending: isl operations in all and per step, and each step's milliseconds. */
+/** The report's per-SCoP spending: isl operations in all and per step, and the milliseconds of the steps run under the budget. */
 export function islSpending(model: { readonly budget: ScopBudget }): { islOperations: number; islOperationsBySteps: Record<string, number>; islStepMs: Record<string, number> } {
   const b = model.budget;
-  return { islOperations: b.spent, islOperationsBySteps: b.bySteps(), islStepMs: Object.fromEntries([...b.steps].map(([step, u]) => [step, Math.round(u.ms)])) };
+  const ms = [...b.steps].flatMap(([step, u]) => (u.ms === undefined ? [] : [[step, Math.round(u.ms)] as const]));
+  return { islOperations: b.spent, islOperationsBySteps: b.bySteps(), islStepMs: Object.fromEntries(ms) };
 }
