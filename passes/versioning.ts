@@ -131,10 +131,10 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
   const problem = wiringProblem(model, region);
   if (problem) throw new NotVersioned(problem);
   const isl = model.ctx;
+  if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
   let parts: CheckPart[];
   let ast: AstNodeTree;
   try {
-    if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
     [parts, ast] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
