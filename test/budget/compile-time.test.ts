@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compileToIr, kernelsDir, repoRoot, tempDir } from '../support/tools';
+import { compileToIr, kernelsDir, repoRoot, run, tempDir } from '../support/tools';
 
 const tsopt = path.join(repoRoot, 'bin', 'tsopt.js');
 const work = tempDir('tsopt-budget-');
@@ -107,4 +107,15 @@ describe('one isl budget per SCoP', () => {
     }
     expect(r.cpu).toBeLessThan(90);
   }, 240_000);
+
+  test('print<scops> names the budget and the step; a bad value is a one-line error', () => {
+    const input = bitcodeOf('gemm');
+    const printed = run('node', [tsopt, '--passes=print<scops>', '--scop-max-operations=1000', input, '-o', '/dev/null']);
+    expect(printed.status).toBe(0);
+    // Delinearization runs first, under its own quotas, and is charged afterwards.
+    expect(printed.stderr).toMatch(/Rejected at kernel_gemm:%\d+: other: the SCoP's isl budget of 1000 operations \(--scop-max-operations\) ran out in delinearization/);
+    const bad = run('node', [tsopt, '--passes=versioning', '--scop-max-operations=lots', input, '-o', '/dev/null']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/--scop-max-operations wants a non-negative integer, not 'lots'/);
+  }, 60_000);
 });
