@@ -99,13 +99,15 @@ export class ParameterTable {
 
   /**
    * The parameter for the product of `rest` (the non-constant operands of `product`):
-   * `8 * n * m` and `4 * n * m` share the parameter for `n * m`.
+   * `8 * n * m` and `4 * n * m` share the parameter for `n * m`. `bits` is the width
+   * the context bounds it by: the factors' type by default (the IR computes the product
+   * there); the sum of the factors' widths for a product only the run-time check computes.
    */
-  getProduct(rest: readonly Scev[]): Parameter {
-    const key = rest.map((r) => r.id).join('*');
+  getProduct(rest: readonly Scev[], bits: number = rest[0]!.bits): Parameter {
+    const key = rest.map((r) => r.id).join('*') + (bits === rest[0]!.bits ? '' : `:${bits}`);
     let stand = this.products.get(key);
     if (!stand) {
-      stand = { kind: ScevKind.Mul, id: -1 - this.products.size, bits: rest[0]!.bits, operands: rest, flags: NoWrap.None };
+      stand = { kind: ScevKind.Mul, id: -1 - this.products.size, bits, operands: rest, flags: NoWrap.None };
       this.products.set(key, stand);
     }
     return this.get(stand);

@@ -8,7 +8,7 @@
 import { Ctx, IslError, IslQuotaError, type Set as IslSet } from 'isl-wasm';
 import type { Instruction, Value } from '../../ir';
 import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf, unknownsOf } from '../../passes/analysis/scev';
-import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
+import { type Atom, type CastSeenThrough, type Polynomial, toPolynomialThroughCasts, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
 import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
 import { arrayName as modelArrayName, debugValueNames, parameterName } from '../names';
@@ -20,6 +20,12 @@ import type { ConditionStatus } from './validity';
 export interface ModelArrayShape {
   readonly sizes: readonly Polynomial[];
   readonly subscripts: ReadonlyMap<Instruction, readonly Polynomial[]>;
+  /**
+   * The casts each access's offset was read through (`sext i32 (n*i + j - 1)` as
+   * n*i + j - 1): the subscripts are exact only where their operands stay in range,
+   * which the model assumes (`no-wrap`) and the run-time check tests.
+   */
+  readonly casts: ReadonlyMap<Instruction, readonly CastSeenThrough[]>;
 }
 
 /** Plain data for reports and printers; no isl objects survive. */
@@ -98,11 +104,14 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
   const wanted = scop.arrays.filter((a) => scop.statements.some((s) => s.accesses.some((x) => x.base === a.base && x.form === 'polynomial')));
   // Offsets first: they may add parameters the domains and the context must name.
   const offsets = new Map<Instruction, Poly | string>();
+  const casts = new Map<Instruction, CastSeenThrough[]>();
   for (const info of statements) {
     for (const acc of info.statement.accesses) {
       if (!wanted.some((a) => a.base === acc.base)) continue;
       const array = scop.arrays.find((a) => a.base === acc.base)!;
-      offsets.set(acc.instruction, elementOffset(acc.offset, array.elementBytes, info, params, facts));
+      const seen: CastSeenThrough[] = [];
+      offsets.set(acc.instruction, elementOffset(acc.offset, array.elementBytes, info, params, facts, seen));
+      if (seen.length > 0) casts.set(acc.instruction, seen);
     }
   }
   const ctx = new Ctx();
@@ -168,7 +177,7 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
           continue;
         }
         done.push(result);
-        shapes.set(array.base, toModelShape(result, statements, params));
+        shapes.set(array.base, toModelShape(result, statements, params, casts));
         const subscriptsC = new Map(result.accesses.map((a) => {
           const defs = statements[a.tag.statement]!.definitions;
           const name = (n: string): string => {
@@ -284,8 +293,10 @@ function noteNonNegative(checks: readonly { text: string; min: bigint }[], out: 
 }
 
 /** The byte offset as a polynomial in elements over i<d> and parameter names, or why not. */
-function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, params: ParameterTable, facts: ContextFacts): Poly | string {
-  const p = toPolynomial(offset);
+function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, params: ParameterTable, facts: ContextFacts, casts: CastSeenThrough[]): Poly | string {
+  // Casts of varying values read as their operands; the model assumes they do not wrap.
+  const { polynomial: p, casts: seen } = toPolynomialThroughCasts(offset);
+  casts.push(...seen);
   // Varying atoms are fine when they are quasi-affine in the counters (floor((i0)/2)).
   for (const o of p.opaque) if (quasiCounter(o, info) === undefined) return `an expression without closed form in the offset: ${printScev(o)}`;
   let out: Poly = polyFromTerms([]);
@@ -368,7 +379,10 @@ function toAnalysisPolynomial(p: Poly, statement: ScopStatement | undefined, par
   return out;
 }
 
-function toModelShape(result: ArrayDelinearization<{ instruction: Instruction; statement: number }>, statements: readonly StatementInfo[], table: ParameterTable): ModelArrayShape {
+function toModelShape(
+  result: ArrayDelinearization<{ instruction: Instruction; statement: number }>, statements: readonly StatementInfo[], table: ParameterTable,
+  casts: ReadonlyMap<Instruction, readonly CastSeenThrough[]>,
+): ModelArrayShape {
   // The names we used are the ParameterTable's; map them back to their expressions.
   const params = new Map<string, Scev>(table.list.map((p) => [p.name, p.expression]));
   for (const info of statements) for (const [name, e] of info.quasi) params.set(name, e);
@@ -377,7 +391,11 @@ function toModelShape(result: ArrayDelinearization<{ instruction: Instruction; s
     const statement = statements[a.tag.statement]!.statement;
     subscripts.set(a.tag.instruction, a.pieces[0]!.subscripts.map((f) => toAnalysisPolynomial(f, statement, params)));
   }
-  return { sizes: result.sizes.map((s) => toAnalysisPolynomial(s, undefined, params)), subscripts };
+  const ownCasts = new Map(result.accesses.flatMap((a) => {
+    const found = casts.get(a.tag.instruction);
+    return found ? [[a.tag.instruction, found] as const] : [];
+  }));
+  return { sizes: result.sizes.map((s) => toAnalysisPolynomial(s, undefined, params)), subscripts, casts: ownCasts };
 }
 
 /** `floor(((0 + 1 * i1))/2)` (the translator's text) as `floor(i1 / 2)` for people. */
