@@ -11,6 +11,7 @@ import { scopDetectionAnalysis } from '../../passes/analysis/scop-detection';
 import type { ArrayReport, ScopDelinearization } from '../../polyhedral/delinearization/scop-adapter';
 import { delinearizationAnalysis } from '../../passes/delinearize';
 import { compileToIr, kernelsDir } from '../support/tools';
+import { declaredShapes } from './support';
 
 const flags = ['-O3', '-fno-vectorize', '-fno-slp-vectorize', '-fno-discard-value-names', `-I${kernelsDir}`];
 
@@ -129,19 +130,6 @@ describe('reg_detect', () => {
     expect(equivalentWhere(withSumDiff!.conditionIsl, `${params} -> { : length > 0 }`, `${params} -> { : maxgrid > 0 }`)).toBe(true);
   });
 });
-
-/** The arrays of a kernel's signature with their true inner sizes: `ARRAY2(double, A, ni, nj)` → A: ['*', 'nj']. */
-function declaredShapes(file: string, kernel: string): Map<string, string[]> {
-  const source = fs.readFileSync(path.join(kernelsDir, file), 'utf8');
-  const start = source.indexOf(`${kernel}(`);
-  const signature = source.slice(start, source.indexOf('{', start));
-  const out = new Map<string, string[]>();
-  for (const m of signature.matchAll(/ARRAY([23])\(\s*\w+\s*,\s*(\w+)\s*,([^)]*)\)/g)) {
-    const sizes = m[3]!.split(',').map((s) => s.trim());
-    out.set(m[2]!, ['*', ...sizes.slice(1)]);
-  }
-  return out;
-}
 
 const polybench = fs.readdirSync(kernelsDir)
   .filter((f) => f.endsWith('.c') && /category=polybench/.test(fs.readFileSync(path.join(kernelsDir, f), 'utf8')))
