@@ -59,6 +59,8 @@ export interface Parameter {
   readonly bits: number;
   /** The C expression for run-time checks and reports (source names, `*` for products). */
   readonly c: string;
+  /** For a product, the C of each factor (`c` is them joined by ` * `). */
+  readonly factors?: readonly string[];
 }
 
 export function signedMin(bits: number): bigint {
@@ -94,6 +96,7 @@ export class ParameterTable {
     this.byExpression.set(expression, p);
     this.list.push(p);
     if (expression.kind !== ScevKind.Unknown) (p as { c: string }).c = this.opaqueC(expression, name);
+    if (expression.kind === ScevKind.Mul) (p as { factors?: readonly string[] }).factors = expression.operands.map((o) => this.cOf(o));
     return p;
   }
 

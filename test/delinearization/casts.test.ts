@@ -68,6 +68,26 @@ describe('flat int-subscript kernels: every array delinearized through the sign 
   }, 90_000);
 });
 
+describe('checks with products of more than two factors (exact in i128 under guards, runtime-checks/exact-product.ts)', () => {
+  test('heat-3d: the no-wrap condition names n * n * n, and n * n is guarded to lie within ±2^63', () => {
+    const { report } = pipeBuild(findKernel('heat-3d').path, 'heat-3d-products', []);
+    const [scop] = scopsOf(report, 'kernel_heat_3d');
+    expect(scop!.versioned).toBe(true);
+    const parts = new Map(scop!.runtimeCheckParts!.map((p) => [p.label, p.c]));
+    expect(parts.get('no-wrap')).toContain('(n * n * n)');
+    expect(parts.get('product-range')).toBe('-2^63 <= n * n && n * n <= 2^63');
+  }, 60_000);
+
+  test("delin-set-subarray's main: the loop over n0*n1*n2 elements is versioned and the program prints what clang prints", () => {
+    const k = findKernel('delin-set-subarray');
+    const { exe, report } = pipeBuild(k.path, 'set-subarray-main', []);
+    const guarded = scopsOf(report, 'main').filter((s) => s.runtimeCheckParts?.some((p) => p.label === 'product-range'));
+    expect(guarded.map((s) => s.versioned)).toEqual([true]);
+    const reference = buildKernel(k.name, { flags: ['-O3'] });
+    for (const args of [k.args, k.altArgs]) expect(runKernel(exe, args)).toBe(runKernel(reference, args));
+  }, 60_000);
+});
+
 describe('a row sweep whose int row offset i*ld + j wraps (fixtures/int-row-stride.c, -fwrapv)', () => {
   const source = path.join(__dirname, 'fixtures', 'int-row-stride.c');
   let built: { exe: string; report: Report };
