@@ -36,9 +36,18 @@ export const defaultMaxOperations = 10_000_000;
 /** Builds the model of `scop`, or returns why not (quota, non-affine expression). */
 export function buildScopModel(ctx: Ctx, module: Module, fn: IrFunction, scop: Scop, options: ModelOptions, entryFacts: EntryFacts = new Map()): ScopModel | ScopRejection {
   const reject = (cause: ScopRejection['cause'], detail: string): ScopRejection => ({ cause, location: scop.location, detail, entry: scop.entry, exit: scop.exit });
-  try {
-    const text = describeScop(module, fn, scop, options, entryFacts);
+  const build = (readCasts: boolean): ScopModel => {
+    const text = describeScop(module, fn, scop, { ...options, readCasts }, entryFacts);
     return ctx.withMaxOperations(options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text)));
+  };
+  try {
+    try {
+      return build(true);
+    } catch (e) {
+      // Casts read through whose no-wrap condition never holds: the arrays stay linear.
+      if (!(e instanceof CastsContradiction)) throw e;
+      return build(false);
+    }
   } catch (e) {
     if (e instanceof IslQuotaError) return reject('other', `isl operations quota (${options.maxOperations}) exceeded while modelling the SCoP`);
     // Past the quota some isl functions fail with a different error (the parser says
@@ -51,6 +60,9 @@ export function buildScopModel(ctx: Ctx, module: Module, fn: IrFunction, scop: S
     throw e;
   }
 }
+
+/** The model read casts through and its assumptions never hold: build it again without. */
+class CastsContradiction extends Error {}
 
 /** Phase two: isl reads the text, computes assumptions and dependences. */
 function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText): ScopModel {
@@ -97,6 +109,8 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText): ScopMod
   // [params] -> { : context and every assumption }
   let assumedContext = context;
   for (const a of assumptions) assumedContext = assumedContext.intersect(a.set);
+  // Only where nothing runs (the statements' domains are empty under the assumptions): a contradiction.
+  if (t.readsCasts && domains.intersectParams(assumedContext).isEmpty()) throw new CastsContradiction();
 
   const dependences = computeDependences(ctx, {
     statements,

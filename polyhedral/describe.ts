@@ -49,6 +49,12 @@ export class ModelError extends Error {
 
 export interface DescribeOptions {
   readonly delinearize?: Delinearizer;
+  /**
+   * Use delinearized shapes whose subscripts read casts through (default true). The model
+   * turns it off when their no-wrap condition contradicts the context: those arrays stay
+   * linear, as without the casts read.
+   */
+  readonly readCasts?: boolean;
 }
 
 export interface CheckText {
@@ -99,6 +105,8 @@ export interface ScopText {
   readonly checks: readonly CheckText[];
   readonly scheduleTree: string;
   readonly loopLabels: Map<ScopLoop, string>;
+  /** True when some array's subscripts read a cast through (their no-wrap condition is among the checks). */
+  readonly readsCasts: boolean;
 }
 
 const predicateText: Record<ScopCondition['predicate'], string> = {
@@ -173,7 +181,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     const shape = shapes.get(a.base);
     let sizes: readonly IndexExpression[] = [];
     let how: 'flat' | 'ir' | 'delinearized' = 'flat';
-    if (shape && accesses.every((x) => shape.subscripts.get(x.instruction)?.length === shape.sizes.length + 1) && castsStatable(scop, shape, params, castChecks)) {
+    if (shape && accesses.every((x) => shape.subscripts.get(x.instruction)?.length === shape.sizes.length + 1) && castsStatable(scop, shape, params, castChecks, options.readCasts ?? true)) {
       sizes = shape.sizes;
       how = 'delinearized';
     } else if (accesses.length > 0 && accesses.every((x) => x.subscripts !== undefined && x.dimensionSizes !== undefined && sameSizes(x.dimensionSizes, accesses[0]!.dimensionSizes!))) {
@@ -280,6 +288,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     checks,
     scheduleTree: scheduleTreeText(scheduled, rpo, domainUnion),
     loopLabels,
+    readsCasts: [...castChecks.keys()].some((inst) => statements.some((s) => s.accesses.some((a) => a.instruction === inst && a.array.delinearized))),
   };
 }
 
@@ -346,12 +355,13 @@ interface CastChecks {
  * True when every cast the shape's subscripts read through has a no-wrap condition
  * we can state (then in `out` by access); else the array is not used delinearized.
  */
-function castsStatable(scop: Scop, shape: ArrayShape, params: ParameterTable, out: Map<Instruction, CastChecks>): boolean {
+function castsStatable(scop: Scop, shape: ArrayShape, params: ParameterTable, out: Map<Instruction, CastChecks>, readCasts: boolean): boolean {
   const found = new Map<Instruction, CastChecks>();
   for (const st of scop.statements) {
     for (const acc of st.accesses) {
       const casts = shape.casts?.get(acc.instruction);
       if (!casts) continue;
+      if (!readCasts) return false;
       const tr = translatorFor(params, st.loops);
       tr.lastChecks = [];
       const translate = (e: Scev): IslExpression => tr.translate(e);

@@ -126,3 +126,12 @@ describe('a row sweep whose int row offset i*ld + j wraps (fixtures/int-row-stri
     expect(line).toMatch(stats);
   });
 });
+
+test('a subscript that wraps wherever the loop runs (fixtures/int-stride-always-wraps.c, -fwrapv): the contradiction leaves the array linear, as before casts were read', () => {
+  const bitcode = compileToIr(path.join(__dirname, 'fixtures', 'int-stride-always-wraps.c'), ['-O3', '-g', '-fwrapv', '-fno-vectorize', '-fno-slp-vectorize']);
+  const report = path.join(work, 'always-wraps.json');
+  runOk('node', [tsopt, '--passes=none', '--verify-each', `--report=${report}`], bitcode);
+  const [scop] = scopsOf(JSON.parse(fs.readFileSync(report, 'utf8')) as Report, 'kernel_far') as (ScopFields & { assumptions: string[] })[];
+  expect(scop!.arrays.map((a) => a.shape)).toEqual([['*']]);
+  expect(scop!.assumptions).toEqual([]);
+});
