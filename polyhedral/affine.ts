@@ -123,6 +123,8 @@ export class ParameterTable {
   }
 
   private opaqueName(e: Scev): string {
+    // The iteration number of a loop around the SCoP (delinearization's `{0,+,1}<loop>`).
+    if (e.kind === ScevKind.AddRec && e.id < 0) return `iter_${e.loop.headerName.replace(/^%/, '')}`;
     const parts = unknownNames(e).map((u) => this.nameOf(u));
     return 'p_' + (parts.length > 0 ? parts.join('_') : String(e.id));
   }

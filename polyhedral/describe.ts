@@ -6,7 +6,7 @@ import { debugLocation } from '../ir';
 import { localNames } from '../passes/analysis/names';
 import type { FunctionAnalysisManager } from '../passes/pass';
 import { allocSize } from '../passes/analysis/scalar-evolution';
-import { type Scev, type ScevLoop, type ScevUnknown, loopsOf, unknownsOf } from '../passes/analysis/scev';
+import { type Scev, type ScevLoop, type ScevUnknown, ScevKind, loopsOf, unknownsOf } from '../passes/analysis/scev';
 import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
 import { type IndexExpression, type IslExpression, type Parameter, type RangeCheck, NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from './affine';
 import type { ArrayKind, AssumptionKind, ScopArray } from './model';
@@ -275,7 +275,9 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
 
   const parameters = params.list;
   const paramPrefix = `[${parameters.map((p) => p.name).join(', ')}] -> `;
-  const contextParts = parameters.map((p) => `${signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`);
+  // An iteration number of a loop around the SCoP (delinearization's `{0,+,1}<loop>`) counts from 0.
+  const iterationNumber = (p: Parameter): boolean => p.expression.kind === ScevKind.AddRec && p.expression.id < 0;
+  const contextParts = parameters.map((p) => `${iterationNumber(p) ? 0n : signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`);
   contextParts.push(...entryConstraints(params, entryFacts));
   const context = `${paramPrefix}{ : ${contextParts.length === 0 ? 'true' : contextParts.join(' and ')} }`;
   const domainUnion = paramPrefix + `{ ${withSchedule.map((s) => s.domain.slice(2, -2)).join('; ')} }`;

@@ -7,7 +7,7 @@
 // the conditions read like the model's assumptions.
 import { Ctx, IslError, IslQuotaError, type Set as IslSet } from 'isl-wasm';
 import type { Instruction, Value } from '../../ir';
-import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf, unknownsOf } from '../../passes/analysis/scev';
+import { type Scev, type ScevLoop, type ScevUnknown, NoWrap, ScevKind, printScev, loopsOf, unknownsOf } from '../../passes/analysis/scev';
 import { type Atom, type CastSeenThrough, type Polynomial, toPolynomialThroughCasts, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
 import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
@@ -69,6 +69,8 @@ interface ContextFacts {
 
 interface StatementInfo {
   readonly statement: ScopStatement;
+  /** The iteration number of a loop around the SCoP, as a parameter (undefined for a loop of the SCoP). */
+  readonly outerCounter: (loop: ScevLoop) => Scev | undefined;
   readonly tuple: string;
   readonly translator: ScevTranslator;
   readonly counterOf: (loop: ScevLoop) => string | undefined;
@@ -100,8 +102,13 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
   const params = new ParameterTable((u: ScevUnknown) => parameterName(u.value as Value, u.name, debugNames), () => true);
   const arrayName = (base: Value, detectedName: string): string => modelArrayName(base, detectedName, debugNames);
   const facts: ContextFacts = { nonNegative: new Set(), definitions: new Map() };
-  const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, facts.nonNegative));
-  const wanted = scop.arrays.filter((a) => scop.statements.some((s) => s.accesses.some((x) => x.base === a.base && x.form === 'polynomial')));
+  const outerCounter = outerCounters(scop);
+  const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, facts.nonNegative, outerCounter));
+  // Polynomial offsets, and affine ones over a counter of a loop around the SCoP (a
+  // parameter for the model, but 8*n*i + 8*j in a row i of adi is the shape [*][n]).
+  const inside = new Set<ScevLoop>(scop.loops.map((l) => l.loop));
+  const delinearizable = (x: ScopStatement['accesses'][number]): boolean => x.form === 'polynomial' || loopsOf(x.offset).some((l) => !inside.has(l));
+  const wanted = scop.arrays.filter((a) => scop.statements.some((s) => s.accesses.some((x) => x.base === a.base && delinearizable(x))));
   // Offsets first: they may add parameters the domains and the context must name.
   const offsets = new Map<Instruction, Poly | string>();
   const casts = new Map<Instruction, CastSeenThrough[]>();
@@ -221,7 +228,31 @@ export function scopDelinearizer(options: ScopDelinearizeOptions = {}): (scop: S
   return (scop) => delinearizeScop(scop, options).shapes;
 }
 
-function statementInfo(statement: ScopStatement, k: number, params: ParameterTable, nonNegative: Set<string>): StatementInfo {
+/**
+ * The counter of a loop around the SCoP is one value while the SCoP runs: a parameter.
+ * adi's SCoPs sit inside its time and row loops (-O3's loop versioning leaves those out
+ * of every SCoP), and u[i][j]'s offset is 8*n*i + 8*j with i the row loop's counter: read
+ * as a parameter that counts like a counter, the terms give the shape [*][n] and the
+ * subscripts [i][j]. Each loop gets one expression `{0,+,1}<loop>` (a negative id marks
+ * it as ours), which the model translates as a parameter too.
+ */
+function outerCounters(scop: Scop): (loop: ScevLoop) => Scev | undefined {
+  const made = new Map<ScevLoop, Scev>();
+  const inside = new Set<ScevLoop>(scop.loops.map((l) => l.loop));
+  return (loop) => {
+    if (inside.has(loop)) return undefined;
+    let e = made.get(loop);
+    if (!e) {
+      const zero: Scev = { kind: ScevKind.Constant, id: -2_000_000_000, bits: 64, value: 0n };
+      const one: Scev = { kind: ScevKind.Constant, id: -2_000_000_001, bits: 64, value: 1n };
+      e = { kind: ScevKind.AddRec, id: -1_000_000_000 - loop.id, bits: 64, operands: [zero, one], loop, flags: NoWrap.NUW | NoWrap.NSW };
+      made.set(loop, e);
+    }
+    return e;
+  };
+}
+
+function statementInfo(statement: ScopStatement, k: number, params: ParameterTable, nonNegative: Set<string>, outerCounter: StatementInfo['outerCounter']): StatementInfo {
   const counterOf = (loop: ScevLoop): string | undefined => {
     const d = statement.loops.findIndex((l) => l.loop === loop);
     return d < 0 ? undefined : `i${d}`;
@@ -260,7 +291,7 @@ function statementInfo(statement: ScopStatement, k: number, params: ParameterTab
   });
   // A conjunction we could say nothing of is "always": then so is the disjunction.
   if (disjuncts.length > 0 && disjuncts.every((d) => d !== undefined)) constraints.push(`(${disjuncts.join(' or ')})`);
-  return { statement, tuple: `S${k}`, translator, counterOf, constraints, definitions: new Map(), quasi: new Map() };
+  return { statement, outerCounter, tuple: `S${k}`, translator, counterOf, constraints, definitions: new Map(), quasi: new Map() };
 }
 
 /**
@@ -319,7 +350,7 @@ function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, 
  * defined in `info.definitions`; undefined when isl cannot say it.
  */
 function quasiCounter(e: Scev, info: StatementInfo): string | undefined {
-  const name = `q__${e.id}`;
+  const name = `q__${e.id < 0 ? `m${-e.id}` : e.id}`;
   if (info.definitions.has(name)) return name;
   try {
     const text = info.translator.translate(e).text;
@@ -335,7 +366,12 @@ function quasiCounter(e: Scev, info: StatementInfo): string | undefined {
 function atomPoly(atom: Atom, info: StatementInfo, params: ParameterTable, facts: ContextFacts): Poly | string {
   if (atom.kind === 'counter') {
     const name = info.counterOf(atom.loop);
-    return name === undefined ? `a counter of ${atom.loop.headerName}, outside the statement's loops` : symbol(name);
+    if (name !== undefined) return symbol(name);
+    const outer = info.outerCounter(atom.loop);
+    const q = outer && quasiCounter(outer, info);
+    if (!outer || q === undefined) return `a counter of ${atom.loop.headerName}, outside the statement's loops`;
+    facts.nonNegative.add(params.get(outer).name);
+    return symbol(q);
   }
   if (loopsOf(atom.expr).length > 0) {
     const q = quasiCounter(atom.expr, info);
