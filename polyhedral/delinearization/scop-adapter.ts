@@ -48,6 +48,8 @@ export interface ArrayReport {
   /** Why the array stays linear (`no-shape`, `piecewise`, …) with the detail. */
   readonly failure: string | undefined;
   readonly tried: readonly string[];
+  /** The casts of varying values the offsets were read through (`(sext i32 … to i64)`); the model assumes they do not wrap. */
+  readonly castsRead: readonly string[];
 }
 
 export interface ScopDelinearization {
@@ -142,7 +144,7 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
       } catch (e) {
         if (!(e instanceof IslError)) throw e;
         const failure = `isl: ${e.message}`;
-        const arrays = wanted.map((a) => ({ base: a.base, name: arrayName(a.base, a.name), elementBytes: a.elementBytes, shape: undefined, method: undefined, accesses: [], subscripts: new Map(), condition: undefined, conditionIsl: undefined, failure, tried: [] }));
+        const arrays = wanted.map((a) => ({ base: a.base, name: arrayName(a.base, a.name), elementBytes: a.elementBytes, shape: undefined, method: undefined, accesses: [], subscripts: new Map(), condition: undefined, conditionIsl: undefined, failure, tried: [], castsRead: [] }));
         return { shapes: new Map(), arrays, condition: undefined, conditionIsl: undefined, status: 'true' as const };
       }
       const shapes = new Map<Value, ModelArrayShape>();
@@ -159,7 +161,8 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
             else accesses.push({ tag: { instruction: acc.instruction, statement: k, kind: acc.kind }, offset, domain: domains[k]!, definitions: info.definitions });
           }
         });
-        const base = { base: array.base, name: arrayName(array.base, array.name), elementBytes: array.elementBytes, subscripts: new Map<Instruction, readonly string[]>() };
+        const castsRead = [...new Set(accesses.flatMap((a) => casts.get(a.tag.instruction) ?? []).map((c) => printScev(c.cast)))];
+        const base = { base: array.base, name: arrayName(array.base, array.name), elementBytes: array.elementBytes, subscripts: new Map<Instruction, readonly string[]>(), castsRead };
         if (broken !== undefined) {
           reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
           continue;

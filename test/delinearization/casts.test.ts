@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildKernel, findKernel, runKernel } from '../support/kernels';
-import { compileToIr, kernelsDir, repoRoot, runOk, tempDir } from '../support/tools';
+import { compileToIr, kernelsDir, repoRoot, run, runOk, tempDir } from '../support/tools';
 import { declaredShapes } from './support';
 
 const tsopt = path.join(repoRoot, 'bin', 'tsopt.js');
@@ -99,7 +99,7 @@ describe('a row sweep whose int row offset i*ld + j wraps (fixtures/int-row-stri
   }, 60_000);
 
   /** stdout and the --rtc-stats line of kernel_rows. */
-  function run(args: string[]): [string, string] {
+  function runRows(args: string[]): [string, string] {
     const stats = path.join(work, 'int-row-stride.rtc');
     fs.rmSync(stats, { force: true });
     const r = spawnSync(built.exe, args, { env: { ...process.env, TSOPT_RTC_STATS: stats } });
@@ -121,7 +121,7 @@ describe('a row sweep whose int row offset i*ld + j wraps (fixtures/int-row-stri
     ['row 2 starts at 2^31: the offset wraps, the original code runs', ['4', '9', String(2 ** 30)], /fast=0 slow=1 no-wrap-failed=1 delinearization-failed=0 /],
     ['the largest offset, 2 * ld + 8, is 2^31 - 2: no wrap, the fast path', ['4', '9', String(2 ** 30 - 5)], /fast=1 slow=0 no-wrap-failed=0 /],
   ])('%s', (_, args, stats) => {
-    const [out, line] = run(args);
+    const [out, line] = runRows(args);
     expect(out).toBe(runOk(reference, args).toString());
     expect(line).toMatch(stats);
   });
@@ -134,4 +134,14 @@ test('a subscript that wraps wherever the loop runs (fixtures/int-stride-always-
   const [scop] = scopsOf(JSON.parse(fs.readFileSync(report, 'utf8')) as Report, 'kernel_far') as (ScopFields & { assumptions: string[] })[];
   expect(scop!.arrays.map((a) => a.shape)).toEqual([['*']]);
   expect(scop!.assumptions).toEqual([]);
+});
+
+test('print<delinearization> on jacobi-2d names the sign extension it reads through', () => {
+  const bitcode = compileToIr(findKernel('jacobi-2d').path, ['-O3', '-fno-vectorize', '-fno-slp-vectorize', `-I${kernelsDir}`]);
+  const r = run('node', [tsopt, '--passes=print<delinearization>', '-o', '/dev/null'], bitcode);
+  expect(r.status).toBe(0);
+  const out = r.stdout.toString() + r.stderr;
+  const kernel = out.slice(out.indexOf('@kernel_jacobi_2d'), out.indexOf('@main'));
+  expect(kernel).toMatch(/shape \[\*\]\[p_1\]/);
+  expect(kernel).toMatch(/reads \(sext i32 \{\{%1,\+,%1\}<%\d+>,\+,1\}<%\d+> to i64\) as its operand: the model assumes it does not wrap/);
 });
