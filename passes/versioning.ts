@@ -22,7 +22,7 @@ import {
 } from '../ir';
 import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
 import { ScevKind, type ScevLoop } from './analysis/scev';
-import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
+import { islSpending } from '../polyhedral/budget';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { conjunction } from './report';
 import { AstExprEmitter } from './codegen/ast-expr';
@@ -35,7 +35,7 @@ import { emitParts } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { nonNegativeIntegerOption } from './pass';
-import { maxOperationsFrom, maxOperationsOption } from './scop-passes';
+import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 
 export const rtcStatsOption: PassOption = {
   name: 'rtc-stats',
@@ -47,7 +47,7 @@ export const maxAliasPairsOption: PassOption = {
 };
 export const codegenMaxOperationsOption: PassOption = {
   name: 'codegen-max-operations',
-  description: 'isl operations allowed per SCoP for the check and the AST (default 1000000, 0 = no limit)',
+  description: 'isl operations allowed per SCoP for the check and the AST, a step of --scop-max-operations (default 1000000, 0 = no limit)',
 };
 
 /** What versioning did to one SCoP (the report's per-SCoP fields). */
@@ -131,10 +131,11 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
   const problem = wiringProblem(model, region);
   if (problem) throw new NotVersioned(problem);
   const isl = model.ctx;
+  if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
   let parts: CheckPart[];
   let ast: AstNodeTree;
   try {
-    [parts, ast] = isl.withMaxOperations(o.maxOperations, () =>
+    [parts, ast] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
         // { Stmt_S[i...] -> [t0, ..., t2D] } restricted to the domains: the original order.
@@ -144,6 +145,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
       }),
     );
   } catch (e) {
+    if (e instanceof IslError && model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
     if (e instanceof IslQuotaError) throw new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);
     if (e instanceof CheckTooLargeError) throw new NotVersioned(e.message);
     if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
@@ -363,9 +365,9 @@ function undo(blocks: readonly BasicBlock[]): void {
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original',
-  options: [maxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption],
   run(module: Module, ctx: PassContext) {
-    const analysis = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
+    const analysis = modelAnalysisFrom(ctx);
     const wantStats = ctx.options.has(rtcStatsOption.name) && ctx.options.get(rtcStatsOption.name) !== 'false';
     const o: VersioningOptions = {
       maxOperations: nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000),
@@ -386,7 +388,7 @@ export const versioningPass: ModulePass = {
           ctx.stats.set('versioned', (ctx.stats.get('versioned') ?? 0) + 1);
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location: model.location,
-            fields: { versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops },
+            fields: { versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, ...islSpending(model) },
           });
           ctx.remarks.push({
             pass: 'versioning', kind: 'applied', function: fn.name, location: model.location,
@@ -395,7 +397,7 @@ export const versioningPass: ModulePass = {
         } catch (e) {
           if (!(e instanceof NotVersioned)) throw e;
           ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
-          ctx.scopResults.push({ pass: 'versioning', function: fn.name, location: model.location, fields: { versioned: false, notVersioned: e.message } });
+          ctx.scopResults.push({ pass: 'versioning', function: fn.name, location: model.location, fields: { versioned: false, notVersioned: e.message, ...islSpending(model) } });
           ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location: model.location, message: `SCoP left as it was: ${e.message}` });
         }
       }
