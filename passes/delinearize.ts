@@ -37,6 +37,7 @@ export function printScopDelinearization(location: string, d: ScopDelinearizatio
       lines.push(`    ${a.name}: shape ${a.shape.map((s) => `[${s}]`).join('')} (§${a.method}), ${a.elementBytes} bytes`);
       for (const x of a.accesses) lines.push(`      ${x}`);
       lines.push(`      condition: ${a.condition ?? 'true'}`);
+      for (const c of a.castsRead) lines.push(`      reads ${c} as its operand: the model assumes it does not wrap`);
     }
     for (const t of a.tried) lines.push(`      tried ${t}`);
   }

@@ -59,6 +59,8 @@ export interface Parameter {
   readonly bits: number;
   /** The C expression for run-time checks and reports (source names, `*` for products). */
   readonly c: string;
+  /** For a product, the C of each factor (`c` is them joined by ` * `). */
+  readonly factors?: readonly string[];
 }
 
 export function signedMin(bits: number): bigint {
@@ -94,18 +96,21 @@ export class ParameterTable {
     this.byExpression.set(expression, p);
     this.list.push(p);
     if (expression.kind !== ScevKind.Unknown) (p as { c: string }).c = this.opaqueC(expression, name);
+    if (expression.kind === ScevKind.Mul) (p as { factors?: readonly string[] }).factors = expression.operands.map((o) => this.cOf(o));
     return p;
   }
 
   /**
    * The parameter for the product of `rest` (the non-constant operands of `product`):
-   * `8 * n * m` and `4 * n * m` share the parameter for `n * m`.
+   * `8 * n * m` and `4 * n * m` share the parameter for `n * m`. `bits` is the width
+   * the context bounds it by: the factors' type by default (the IR computes the product
+   * there); the sum of the factors' widths for a product only the run-time check computes.
    */
-  getProduct(rest: readonly Scev[]): Parameter {
-    const key = rest.map((r) => r.id).join('*');
+  getProduct(rest: readonly Scev[], bits: number = rest[0]!.bits): Parameter {
+    const key = rest.map((r) => r.id).join('*') + (bits === rest[0]!.bits ? '' : `:${bits}`);
     let stand = this.products.get(key);
     if (!stand) {
-      stand = { kind: ScevKind.Mul, id: -1 - this.products.size, bits: rest[0]!.bits, operands: rest, flags: NoWrap.None };
+      stand = { kind: ScevKind.Mul, id: -1 - this.products.size, bits, operands: rest, flags: NoWrap.None };
       this.products.set(key, stand);
     }
     return this.get(stand);
@@ -118,6 +123,8 @@ export class ParameterTable {
   }
 
   private opaqueName(e: Scev): string {
+    // The iteration number of a loop around the SCoP (delinearization's `{0,+,1}<loop>`).
+    if (e.kind === ScevKind.AddRec && e.id < 0) return `iter_${e.loop.headerName.replace(/^%/, '')}`;
     const parts = unknownNames(e).map((u) => this.nameOf(u));
     return 'p_' + (parts.length > 0 ? parts.join('_') : String(e.id));
   }

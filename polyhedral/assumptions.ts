@@ -5,6 +5,7 @@
 import type { Ctx, Set as IslSet } from 'isl-wasm';
 import { AstBuild, DimType } from 'isl-wasm';
 import type { Parameter } from './affine';
+import { ScevKind } from '../passes/analysis/scev';
 import type { ScopLoop } from '../passes/analysis/scop-detection-types';
 import { type CheckText, type ScopText, counters } from './describe';
 import type { Assumption, AssumptionKind, ScopStatementModel } from './model';
@@ -103,7 +104,15 @@ export function setToC(ctx: Ctx, set: IslSet, context: IslSet, cNames: ReadonlyM
   });
 }
 
-/** isl names of parameters whose C text is another identifier (a source name the model's dimensions took). */
+/**
+ * isl names of parameters whose C text differs: another identifier (a source name the
+ * model's dimensions took), or a product of parameters (`(n * n)`, parenthesized so that
+ * isl's `2 * p` stays right).
+ */
 export function renamedParameters(parameters: readonly Parameter[]): Map<string, string> {
-  return new Map(parameters.filter((p) => p.c !== p.name && /^[A-Za-z_][A-Za-z0-9_]*$/.test(p.c)).map((p) => [p.name, p.c]));
+  return new Map(parameters.flatMap((p): [string, string][] => {
+    if (p.c === p.name) return [];
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.c)) return [[p.name, p.c]];
+    return p.expression.kind === ScevKind.Mul ? [[p.name, `(${p.c})`]] : [];
+  }));
 }

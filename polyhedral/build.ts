@@ -42,9 +42,19 @@ export function buildScopModel(
   budget = new ScopBudget(options.scopMaxOperations ?? defaultScopMaxOperations),
 ): ScopModel | ScopRejection {
   const reject = (cause: ScopRejection['cause'], detail: string): ScopRejection => ({ cause, location: scop.location, detail, entry: scop.entry, exit: scop.exit });
+  const build = (readCasts: boolean): ScopModel => {
+    const text = describeScop(module, fn, scop, { ...options, readCasts }, entryFacts);
+    return budget.run(ctx, 'model', options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text, budget)));
+  };
   try {
-    const text = describeScop(module, fn, scop, options, entryFacts);
-    const model = budget.run(ctx, 'model', options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text, budget)));
+    let model: ScopModel;
+    try {
+      model = build(true);
+    } catch (e) {
+      // Casts read through whose no-wrap condition never holds: the arrays stay linear.
+      if (!(e instanceof CastsContradiction)) throw e;
+      model = build(false);
+    }
     // A step may swallow its quota error and give a weaker result (delinearization does).
     if (budget.exhaustedBy) return reject('other', budget.reason());
     return model;
@@ -61,6 +71,9 @@ export function buildScopModel(
     throw e;
   }
 }
+
+/** The model read casts through and its assumptions never hold: build it again without. */
+class CastsContradiction extends Error {}
 
 /** Phase two: isl reads the text, computes assumptions and dependences. */
 function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: ScopBudget): ScopModel {
@@ -107,6 +120,8 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
   // [params] -> { : context and every assumption }
   let assumedContext = context;
   for (const a of assumptions) assumedContext = assumedContext.intersect(a.set);
+  // Only where nothing runs (the statements' domains are empty under the assumptions): a contradiction.
+  if (t.readsCasts && domains.intersectParams(assumedContext).isEmpty()) throw new CastsContradiction();
 
   const dependences = budget.run(ctx, 'dependences', 0, () => computeDependences(ctx, {
     statements,

@@ -6,12 +6,14 @@ import { debugLocation } from '../ir';
 import { localNames } from '../passes/analysis/names';
 import type { FunctionAnalysisManager } from '../passes/pass';
 import { allocSize } from '../passes/analysis/scalar-evolution';
-import { type Scev, type ScevLoop, type ScevUnknown, loopsOf, unknownsOf } from '../passes/analysis/scev';
+import { type Scev, type ScevLoop, type ScevUnknown, ScevKind, loopsOf, unknownsOf } from '../passes/analysis/scev';
 import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
 import { type IndexExpression, type IslExpression, type Parameter, type RangeCheck, NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from './affine';
 import type { ArrayKind, AssumptionKind, ScopArray } from './model';
 import { arrayName, debugValueNames, islIdentifier, parameterName, sourceName, UniqueNames } from './names';
 import { originalSchedule, scheduleTreeText } from './schedule';
+import type { CastSeenThrough } from '../passes/analysis/polynomial';
+import { castRangeViolations } from './cast-ranges';
 
 /** What delinearization (issue 5) recovered for one base pointer. */
 export interface ArrayShape {
@@ -19,6 +21,11 @@ export interface ArrayShape {
   readonly sizes: readonly IndexExpression[];
   /** Each access's subscripts (outermost first, in elements), by load/store. */
   readonly subscripts: ReadonlyMap<Instruction, readonly IndexExpression[]>;
+  /**
+   * Casts of varying values each access's subscripts were read through: the model
+   * assumes their operands stay in range (`no-wrap`, see cast-ranges.ts).
+   */
+  readonly casts?: ReadonlyMap<Instruction, readonly CastSeenThrough[]>;
 }
 
 /**
@@ -42,6 +49,12 @@ export class ModelError extends Error {
 
 export interface DescribeOptions {
   readonly delinearize?: Delinearizer;
+  /**
+   * Use delinearized shapes whose subscripts read casts through (default true). The model
+   * turns it off when their no-wrap condition contradicts the context: those arrays stay
+   * linear, as without the casts read.
+   */
+  readonly readCasts?: boolean;
 }
 
 export interface CheckText {
@@ -92,6 +105,8 @@ export interface ScopText {
   readonly checks: readonly CheckText[];
   readonly scheduleTree: string;
   readonly loopLabels: Map<ScopLoop, string>;
+  /** True when some array's subscripts read a cast through (their no-wrap condition is among the checks). */
+  readonly readsCasts: boolean;
 }
 
 const predicateText: Record<ScopCondition['predicate'], string> = {
@@ -160,12 +175,13 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
   const valueArrays = new Map<Instruction, ScopArray>();
   const phiArrays = new Map<Instruction, ScopArray>();
   const layout = new Map<Value, 'flat' | 'ir' | 'delinearized'>();
+  const castChecks = new Map<Instruction, CastChecks>();
   for (const a of scop.arrays) {
     const accesses = scop.statements.flatMap((s) => s.accesses).filter((x) => x.base === a.base);
     const shape = shapes.get(a.base);
     let sizes: readonly IndexExpression[] = [];
     let how: 'flat' | 'ir' | 'delinearized' = 'flat';
-    if (shape && accesses.every((x) => shape.subscripts.get(x.instruction)?.length === shape.sizes.length + 1)) {
+    if (shape && accesses.every((x) => shape.subscripts.get(x.instruction)?.length === shape.sizes.length + 1) && castsStatable(scop, shape, params, castChecks, options.readCasts ?? true)) {
       sizes = shape.sizes;
       how = 'delinearized';
     } else if (accesses.length > 0 && accesses.every((x) => x.subscripts !== undefined && x.dimensionSizes !== undefined && sameSizes(x.dimensionSizes, accesses[0]!.dimensionSizes!))) {
@@ -229,6 +245,12 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     for (const acc of st.accesses) {
       const array = arrays.get(acc.base);
       if (!array) throw new ModelError('other', `access to ${acc.baseName} whose base the SCoP does not list`);
+      const casts = layout.get(acc.base) === 'delinearized' ? castChecks.get(acc.instruction) : undefined;
+      if (casts) {
+        // The subscripts read casts through: exact where their operands do not wrap.
+        addChecks(tuple, where, casts.checks);
+        for (const v of casts.violations) addViolation(tuple, where, v, 'no-wrap');
+      }
       accesses.push(arrayAccess(tr, tuple, where, acc, array, layout.get(acc.base)!, shapes.get(acc.base), addChecks, addViolation));
     }
     for (const sc of st.scalars) {
@@ -253,7 +275,9 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
 
   const parameters = params.list;
   const paramPrefix = `[${parameters.map((p) => p.name).join(', ')}] -> `;
-  const contextParts = parameters.map((p) => `${signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`);
+  // An iteration number of a loop around the SCoP (delinearization's `{0,+,1}<loop>`) counts from 0.
+  const iterationNumber = (p: Parameter): boolean => p.expression.kind === ScevKind.AddRec && p.expression.id < 0;
+  const contextParts = parameters.map((p) => `${iterationNumber(p) ? 0n : signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`);
   contextParts.push(...entryConstraints(params, entryFacts));
   const context = `${paramPrefix}{ : ${contextParts.length === 0 ? 'true' : contextParts.join(' and ')} }`;
   const domainUnion = paramPrefix + `{ ${withSchedule.map((s) => s.domain.slice(2, -2)).join('; ')} }`;
@@ -266,6 +290,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     checks,
     scheduleTree: scheduleTreeText(scheduled, rpo, domainUnion),
     loopLabels,
+    readsCasts: [...castChecks.keys()].some((inst) => statements.some((s) => s.accesses.some((a) => a.instruction === inst && a.array.delinearized))),
   };
 }
 
@@ -320,6 +345,44 @@ class StatementTranslator {
 function translatorFor(params: ParameterTable, loops: readonly ScopLoop[]): StatementTranslator {
   const byId = new Map<number, string>(loops.map((l, k) => [l.loop.id, `i${k}`]));
   return new StatementTranslator(new ScevTranslator(params, (loop: ScevLoop) => byId.get(loop.id)));
+}
+
+/** The no-wrap violations of the casts an access's subscripts read through, and the checks their translation needs. */
+interface CastChecks {
+  readonly violations: readonly string[];
+  readonly checks: readonly RangeCheck[];
+}
+
+/**
+ * True when every cast the shape's subscripts read through has a no-wrap condition
+ * we can state (then in `out` by access); else the array is not used delinearized.
+ */
+function castsStatable(scop: Scop, shape: ArrayShape, params: ParameterTable, out: Map<Instruction, CastChecks>, readCasts: boolean): boolean {
+  const found = new Map<Instruction, CastChecks>();
+  for (const st of scop.statements) {
+    for (const acc of st.accesses) {
+      const casts = shape.casts?.get(acc.instruction);
+      if (!casts) continue;
+      if (!readCasts) return false;
+      const tr = translatorFor(params, st.loops);
+      tr.lastChecks = [];
+      const translate = (e: Scev): IslExpression => tr.translate(e);
+      const violations: string[] = [];
+      for (const cast of casts) {
+        let v: string[] | undefined;
+        try {
+          v = castRangeViolations(cast, st.loops, params, translate);
+        } catch (e) {
+          if (!(e instanceof NonAffineError)) throw e;
+        }
+        if (v === undefined) return false;
+        violations.push(...v);
+      }
+      found.set(acc.instruction, { violations, checks: tr.lastChecks });
+    }
+  }
+  for (const [k, v] of found) out.set(k, v);
+  return true;
 }
 
 /** `0 <= i0 <= btc0 and 0 <= i1 <= btc1 ...` (`true` without loops). */

@@ -33,7 +33,17 @@ export interface AssumptionPart {
   readonly c: string;
 }
 
-export type CheckPart = AliasPart | AssumptionPart;
+/**
+ * The i128 products of more than two factors (product parameters, sizes) are exact:
+ * each partial product within ±2^63 (runtime-checks/exact-product.ts). `c` names the
+ * model's product parameters; the value is what the expander guarded.
+ */
+export interface ProductRangePart {
+  readonly kind: 'product-range';
+  readonly c: string;
+}
+
+export type CheckPart = AliasPart | AssumptionPart | ProductRangePart;
 
 export class CheckTooLargeError extends Error {}
 
@@ -105,5 +115,19 @@ export function checkParts(model: ScopModel, options: CheckPartsOptions): CheckP
     if (!ra || !rb) continue; // one of them is never accessed: nothing can overlap
     parts.push({ kind: 'alias', a: ra, b: rb });
   }
+  parts.push({ kind: 'product-range', c: productRangeC(model) });
   return parts;
+}
+
+/** `-2^63 <= n1 * n2 && n1 * n2 <= 2^63` for every partial product the check takes with a guard. */
+function productRangeC(model: ScopModel): string {
+  const out: string[] = [];
+  for (const p of model.parameters) {
+    const f = p.factors ?? [];
+    for (let k = 2; k < f.length; k++) {
+      const partial = f.slice(0, k).join(' * ');
+      out.push(`-2^63 <= ${partial} && ${partial} <= 2^63`);
+    }
+  }
+  return out.length > 0 ? out.join(' && ') : '-2^63 <= each partial product of sizes <= 2^63';
 }

@@ -11,6 +11,7 @@
 import { type IrBuilder, constInt, intType, type Value, type Instruction, type IrFunction, typesEqual } from '../../ir';
 import { type Scev, ScevKind } from '../analysis/scev';
 import type { ScevLoop } from '../analysis/scev';
+import { exactProduct } from '../../runtime-checks/exact-product';
 
 /** Thrown when an expression cannot be rebuilt outside the original code (a value defined inside the SCoP, an unknown loop). */
 export class NotExpandableError extends Error {}
@@ -25,6 +26,9 @@ export interface ExpanderEnvironment {
 }
 
 export class ScevExpander {
+  /** i1 values under which every `exact` product of more than two factors is exact. */
+  readonly productGuards: Value[] = [];
+
   constructor(readonly b: IrBuilder, readonly env: ExpanderEnvironment) {}
 
   wrapped(s: Scev): Value {
@@ -91,8 +95,8 @@ export class ScevExpander {
       case ScevKind.Add:
         return s.operands.map((o) => this.exact(o)).reduce((x, y) => b.add(x, y));
       case ScevKind.Mul:
-        if (s.operands.length > 2) throw new NotExpandableError('a product of more than two factors may not fit 128 bits');
-        return s.operands.map((o) => this.exact(o)).reduce((x, y) => b.mul(x, y));
+        // Past two factors each partial product is guarded; the guards join the check (runtime-checks/emit.ts).
+        return exactProduct(b, s.operands.map((o) => this.exact(o)), this.productGuards);
       case ScevKind.UDiv:
         return b.binary('sdiv', this.exact(s.lhs), this.exact(s.rhs));
       case ScevKind.SMax:

@@ -7,8 +7,8 @@
 // the conditions read like the model's assumptions.
 import { Ctx, IslError, IslQuotaError, type Set as IslSet } from 'isl-wasm';
 import type { Instruction, Value } from '../../ir';
-import { type Scev, type ScevLoop, type ScevUnknown, printScev, loopsOf, unknownsOf } from '../../passes/analysis/scev';
-import { type Atom, type Polynomial, toPolynomial, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
+import { type Scev, type ScevLoop, type ScevUnknown, NoWrap, ScevKind, printScev, loopsOf, unknownsOf } from '../../passes/analysis/scev';
+import { type Atom, type CastSeenThrough, type Polynomial, toPolynomialThroughCasts, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
 import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
 import { arrayName as modelArrayName, debugValueNames, parameterName } from '../names';
@@ -20,6 +20,12 @@ import type { ConditionStatus } from './validity';
 export interface ModelArrayShape {
   readonly sizes: readonly Polynomial[];
   readonly subscripts: ReadonlyMap<Instruction, readonly Polynomial[]>;
+  /**
+   * The casts each access's offset was read through (`sext i32 (n*i + j - 1)` as
+   * n*i + j - 1): the subscripts are exact only where their operands stay in range,
+   * which the model assumes (`no-wrap`) and the run-time check tests.
+   */
+  readonly casts: ReadonlyMap<Instruction, readonly CastSeenThrough[]>;
 }
 
 /** Plain data for reports and printers; no isl objects survive. */
@@ -42,6 +48,8 @@ export interface ArrayReport {
   /** Why the array stays linear (`no-shape`, `piecewise`, …) with the detail. */
   readonly failure: string | undefined;
   readonly tried: readonly string[];
+  /** The casts of varying values the offsets were read through (`(sext i32 … to i64)`); the model assumes they do not wrap. */
+  readonly castsRead: readonly string[];
 }
 
 export interface ScopDelinearization {
@@ -65,6 +73,8 @@ interface ContextFacts {
 
 interface StatementInfo {
   readonly statement: ScopStatement;
+  /** The iteration number of a loop around the SCoP, as a parameter (undefined for a loop of the SCoP). */
+  readonly outerCounter: (loop: ScevLoop) => Scev | undefined;
   readonly tuple: string;
   readonly translator: ScevTranslator;
   readonly counterOf: (loop: ScevLoop) => string | undefined;
@@ -96,15 +106,23 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
   const params = new ParameterTable((u: ScevUnknown) => parameterName(u.value as Value, u.name, debugNames), () => true);
   const arrayName = (base: Value, detectedName: string): string => modelArrayName(base, detectedName, debugNames);
   const facts: ContextFacts = { nonNegative: new Set(), definitions: new Map() };
-  const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, facts.nonNegative));
-  const wanted = scop.arrays.filter((a) => scop.statements.some((s) => s.accesses.some((x) => x.base === a.base && x.form === 'polynomial')));
+  const outerCounter = outerCounters(scop);
+  const statements = scop.statements.map((statement, k) => statementInfo(statement, k, params, facts.nonNegative, outerCounter));
+  // Polynomial offsets, and affine ones over a counter of a loop around the SCoP (a
+  // parameter for the model, but 8*n*i + 8*j in a row i of adi is the shape [*][n]).
+  const inside = new Set<ScevLoop>(scop.loops.map((l) => l.loop));
+  const delinearizable = (x: ScopStatement['accesses'][number]): boolean => x.form === 'polynomial' || loopsOf(x.offset).some((l) => !inside.has(l));
+  const wanted = scop.arrays.filter((a) => scop.statements.some((s) => s.accesses.some((x) => x.base === a.base && delinearizable(x))));
   // Offsets first: they may add parameters the domains and the context must name.
   const offsets = new Map<Instruction, Poly | string>();
+  const casts = new Map<Instruction, CastSeenThrough[]>();
   for (const info of statements) {
     for (const acc of info.statement.accesses) {
       if (!wanted.some((a) => a.base === acc.base)) continue;
       const array = scop.arrays.find((a) => a.base === acc.base)!;
-      offsets.set(acc.instruction, elementOffset(acc.offset, array.elementBytes, info, params, facts));
+      const seen: CastSeenThrough[] = [];
+      offsets.set(acc.instruction, elementOffset(acc.offset, array.elementBytes, info, params, facts, seen));
+      if (seen.length > 0) casts.set(acc.instruction, seen);
     }
   }
   const ctx = new Ctx();
@@ -129,7 +147,7 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
       } catch (e) {
         if (!(e instanceof IslError)) throw e;
         const failure = `isl: ${e.message}`;
-        const arrays = wanted.map((a) => ({ base: a.base, name: arrayName(a.base, a.name), elementBytes: a.elementBytes, shape: undefined, method: undefined, accesses: [], subscripts: new Map(), condition: undefined, conditionIsl: undefined, failure, tried: [] }));
+        const arrays = wanted.map((a) => ({ base: a.base, name: arrayName(a.base, a.name), elementBytes: a.elementBytes, shape: undefined, method: undefined, accesses: [], subscripts: new Map(), condition: undefined, conditionIsl: undefined, failure, tried: [], castsRead: [] }));
         return { shapes: new Map(), arrays, condition: undefined, conditionIsl: undefined, status: 'true' as const };
       }
       const shapes = new Map<Value, ModelArrayShape>();
@@ -146,7 +164,8 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
             else accesses.push({ tag: { instruction: acc.instruction, statement: k, kind: acc.kind }, offset, domain: domains[k]!, definitions: info.definitions });
           }
         });
-        const base = { base: array.base, name: arrayName(array.base, array.name), elementBytes: array.elementBytes, subscripts: new Map<Instruction, readonly string[]>() };
+        const castsRead = [...new Set(accesses.flatMap((a) => casts.get(a.tag.instruction) ?? []).map((c) => printScev(c.cast)))];
+        const base = { base: array.base, name: arrayName(array.base, array.name), elementBytes: array.elementBytes, subscripts: new Map<Instruction, readonly string[]>(), castsRead };
         if (broken !== undefined) {
           reports.push({ ...base, shape: undefined, method: undefined, accesses: [], condition: undefined, conditionIsl: undefined, failure: `no-polynomial: ${broken}`, tried: [] });
           continue;
@@ -171,7 +190,7 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
           continue;
         }
         done.push(result);
-        shapes.set(array.base, toModelShape(result, statements, params));
+        shapes.set(array.base, toModelShape(result, statements, params, casts));
         const subscriptsC = new Map(result.accesses.map((a) => {
           const defs = statements[a.tag.statement]!.definitions;
           const name = (n: string): string => {
@@ -215,7 +234,31 @@ export function scopDelinearizer(options: ScopDelinearizeOptions = {}): (scop: S
   return (scop) => delinearizeScop(scop, options).shapes;
 }
 
-function statementInfo(statement: ScopStatement, k: number, params: ParameterTable, nonNegative: Set<string>): StatementInfo {
+/**
+ * The counter of a loop around the SCoP is one value while the SCoP runs: a parameter.
+ * adi's SCoPs sit inside its time and row loops (-O3's loop versioning leaves those out
+ * of every SCoP), and u[i][j]'s offset is 8*n*i + 8*j with i the row loop's counter: read
+ * as a parameter that counts like a counter, the terms give the shape [*][n] and the
+ * subscripts [i][j]. Each loop gets one expression `{0,+,1}<loop>` (a negative id marks
+ * it as ours), which the model translates as a parameter too.
+ */
+function outerCounters(scop: Scop): (loop: ScevLoop) => Scev | undefined {
+  const made = new Map<ScevLoop, Scev>();
+  const inside = new Set<ScevLoop>(scop.loops.map((l) => l.loop));
+  return (loop) => {
+    if (inside.has(loop)) return undefined;
+    let e = made.get(loop);
+    if (!e) {
+      const zero: Scev = { kind: ScevKind.Constant, id: -2_000_000_000, bits: 64, value: 0n };
+      const one: Scev = { kind: ScevKind.Constant, id: -2_000_000_001, bits: 64, value: 1n };
+      e = { kind: ScevKind.AddRec, id: -1_000_000_000 - loop.id, bits: 64, operands: [zero, one], loop, flags: NoWrap.NUW | NoWrap.NSW };
+      made.set(loop, e);
+    }
+    return e;
+  };
+}
+
+function statementInfo(statement: ScopStatement, k: number, params: ParameterTable, nonNegative: Set<string>, outerCounter: StatementInfo['outerCounter']): StatementInfo {
   const counterOf = (loop: ScevLoop): string | undefined => {
     const d = statement.loops.findIndex((l) => l.loop === loop);
     return d < 0 ? undefined : `i${d}`;
@@ -254,7 +297,7 @@ function statementInfo(statement: ScopStatement, k: number, params: ParameterTab
   });
   // A conjunction we could say nothing of is "always": then so is the disjunction.
   if (disjuncts.length > 0 && disjuncts.every((d) => d !== undefined)) constraints.push(`(${disjuncts.join(' or ')})`);
-  return { statement, tuple: `S${k}`, translator, counterOf, constraints, definitions: new Map(), quasi: new Map() };
+  return { statement, outerCounter, tuple: `S${k}`, translator, counterOf, constraints, definitions: new Map(), quasi: new Map() };
 }
 
 /**
@@ -287,8 +330,10 @@ function noteNonNegative(checks: readonly { text: string; min: bigint }[], out: 
 }
 
 /** The byte offset as a polynomial in elements over i<d> and parameter names, or why not. */
-function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, params: ParameterTable, facts: ContextFacts): Poly | string {
-  const p = toPolynomial(offset);
+function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, params: ParameterTable, facts: ContextFacts, casts: CastSeenThrough[]): Poly | string {
+  // Casts of varying values read as their operands; the model assumes they do not wrap.
+  const { polynomial: p, casts: seen } = toPolynomialThroughCasts(offset);
+  casts.push(...seen);
   // Varying atoms are fine when they are quasi-affine in the counters (floor((i0)/2)).
   for (const o of p.opaque) if (quasiCounter(o, info) === undefined) return `an expression without closed form in the offset: ${printScev(o)}`;
   let out: Poly = polyFromTerms([]);
@@ -311,7 +356,7 @@ function elementOffset(offset: Scev, elementBytes: number, info: StatementInfo, 
  * defined in `info.definitions`; undefined when isl cannot say it.
  */
 function quasiCounter(e: Scev, info: StatementInfo): string | undefined {
-  const name = `q__${e.id}`;
+  const name = `q__${e.id < 0 ? `m${-e.id}` : e.id}`;
   if (info.definitions.has(name)) return name;
   try {
     const text = info.translator.translate(e).text;
@@ -327,7 +372,12 @@ function quasiCounter(e: Scev, info: StatementInfo): string | undefined {
 function atomPoly(atom: Atom, info: StatementInfo, params: ParameterTable, facts: ContextFacts): Poly | string {
   if (atom.kind === 'counter') {
     const name = info.counterOf(atom.loop);
-    return name === undefined ? `a counter of ${atom.loop.headerName}, outside the statement's loops` : symbol(name);
+    if (name !== undefined) return symbol(name);
+    const outer = info.outerCounter(atom.loop);
+    const q = outer && quasiCounter(outer, info);
+    if (!outer || q === undefined) return `a counter of ${atom.loop.headerName}, outside the statement's loops`;
+    facts.nonNegative.add(params.get(outer).name);
+    return symbol(q);
   }
   if (loopsOf(atom.expr).length > 0) {
     const q = quasiCounter(atom.expr, info);
@@ -371,7 +421,10 @@ function toAnalysisPolynomial(p: Poly, statement: ScopStatement | undefined, par
   return out;
 }
 
-function toModelShape(result: ArrayDelinearization<{ instruction: Instruction; statement: number }>, statements: readonly StatementInfo[], table: ParameterTable): ModelArrayShape {
+function toModelShape(
+  result: ArrayDelinearization<{ instruction: Instruction; statement: number }>, statements: readonly StatementInfo[], table: ParameterTable,
+  casts: ReadonlyMap<Instruction, readonly CastSeenThrough[]>,
+): ModelArrayShape {
   // The names we used are the ParameterTable's; map them back to their expressions.
   const params = new Map<string, Scev>(table.list.map((p) => [p.name, p.expression]));
   for (const info of statements) for (const [name, e] of info.quasi) params.set(name, e);
@@ -380,7 +433,11 @@ function toModelShape(result: ArrayDelinearization<{ instruction: Instruction; s
     const statement = statements[a.tag.statement]!.statement;
     subscripts.set(a.tag.instruction, a.pieces[0]!.subscripts.map((f) => toAnalysisPolynomial(f, statement, params)));
   }
-  return { sizes: result.sizes.map((s) => toAnalysisPolynomial(s, undefined, params)), subscripts };
+  const ownCasts = new Map(result.accesses.flatMap((a) => {
+    const found = casts.get(a.tag.instruction);
+    return found ? [[a.tag.instruction, found] as const] : [];
+  }));
+  return { sizes: result.sizes.map((s) => toAnalysisPolynomial(s, undefined, params)), subscripts, casts: ownCasts };
 }
 
 /** `floor(((0 + 1 * i1))/2)` (the translator's text) as `floor(i1 / 2)` for people. */
