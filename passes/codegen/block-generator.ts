@@ -70,7 +70,7 @@ export function copyStatement(
       result = b.load(v.type, slot);
     } else if (v.opcode === 'phi') {
       try {
-        result = v.type.kind === 'ptr' ? pointerPhi(v) : expander.wrapped(cx.se.getScev(v));
+        result = v.type.kind === 'ptr' ? pointerPhi(v) : expander.wrapped(closedForm(v));
       } catch (e) {
         if (e instanceof NotExpandableError) throw new UnsupportedCodeError(`the PHI ${cx.se.nameOf(v)} is a scalar dependence: ${e.message}`);
         throw e;
@@ -84,9 +84,13 @@ export function copyStatement(
     return result;
   };
 
+  // A PHI as the statement sees it: a loop the statement is not in has finished (an
+  // unrolled loop's remainder reads the main loop's counter after it).
+  const closedForm = (phi: Instruction) => cx.se.atScope(cx.se.getScev(phi), cx.se.loops.loopFor(block));
+
   // A pointer induction variable (-O3's strength-reduced row pointers): base + byte offset.
   const pointerPhi = (phi: Instruction): Value => {
-    const split = phi.type.kind === 'ptr' && phi.type.addrSpace === 0 ? cx.se.pointerBase(cx.se.getScev(phi)) : undefined;
+    const split = phi.type.kind === 'ptr' && phi.type.addrSpace === 0 ? cx.se.pointerBase(closedForm(phi)) : undefined;
     if (!split || split.offset.bits !== 64) throw new UnsupportedCodeError(`the PHI ${cx.se.nameOf(phi)} is not an induction variable`);
     const base = split.base.value as Value;
     if (inRegion(base)) throw new UnsupportedCodeError(`the base of the PHI ${cx.se.nameOf(phi)} is defined inside the SCoP`);
