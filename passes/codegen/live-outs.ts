@@ -41,6 +41,8 @@ export interface LiveOuts {
   /** Values used after the region, each with its (escaping) location in the model. */
   readonly values: readonly { readonly value: Instruction; readonly array: ScopArray }[];
   readonly exitPhis: readonly ExitPhi[];
+  /** Values only debug intrinsics after the region name: they get `undef` there (as LLVM salvages). */
+  readonly debugOnly: readonly Instruction[];
 }
 
 /** Opcodes that compute a value from their operands alone: they cannot trap, write or read memory. */
@@ -71,8 +73,10 @@ function isExitEdge(u: Use, region: ReadonlySet<BasicBlock>): boolean {
   return user.kind === 'instruction' && user.opcode === 'phi' && !region.has(user.parent!) && region.has(user.incomingBlocks![u.index]!);
 }
 
-function usedAfter(v: Instruction, region: ReadonlySet<BasicBlock>): boolean {
+/** True when code after the region uses `v` (debug intrinsics too when `debug`). */
+function usedAfter(v: Instruction, region: ReadonlySet<BasicBlock>, debug: boolean): boolean {
   return v.uses.some((u) => {
+    if (!debug && u.user.kind !== 'instruction') return false;
     const site = useSite(u);
     return site?.parent !== undefined && !region.has(site.parent) && !isExitEdge(u, region);
   });
@@ -84,7 +88,7 @@ function usedAfter(v: Instruction, region: ReadonlySet<BasicBlock>): boolean {
  */
 export function planLiveOuts(model: ScopModel, region: ReadonlySet<BasicBlock>, nameOf: (v: Value) => string): LiveOuts {
   const exit = model.scop.exit;
-  if (!exit) return { hoisted: [], values: [], exitPhis: [] };
+  if (!exit) return { hoisted: [], values: [], exitPhis: [], debugOnly: [] };
   const inLoop = (b: BasicBlock): boolean => model.loops.some((l) => l.loop.containsBlock(b));
   // Hoistable: pure, outside the SCoP's loops, operands from before the region or hoistable.
   const verdict = new Map<Instruction, boolean>();
@@ -104,12 +108,15 @@ export function planLiveOuts(model: ScopModel, region: ReadonlySet<BasicBlock>, 
   };
   const exitEdgeValues = phisOf(exit).flatMap((phi) => phi.operands.filter((_, k) => region.has(phi.incomingBlocks![k]!)));
   const escaping: Instruction[] = [];
+  const debugOnly: Instruction[] = [];
   for (const block of model.scop.blocks) {
     for (const inst of block.instructions) {
-      const afterwards = usedAfter(inst, region);
-      if (!afterwards && !exitEdgeValues.includes(inst)) continue;
+      const afterwards = usedAfter(inst, region, false);
+      const debugged = !afterwards && usedAfter(inst, region, true);
+      if (!afterwards && !debugged && !exitEdgeValues.includes(inst)) continue;
       if (hoistable(inst, 0)) want(inst);
       else if (afterwards) escaping.push(inst);
+      else if (debugged) debugOnly.push(inst);
     }
   }
   // Program order of the region (reverse post-order, blocks' order within), operands first.
@@ -136,7 +143,7 @@ export function planLiveOuts(model: ScopModel, region: ReadonlySet<BasicBlock>, 
     }
     return [{ phi, array, same: undefined }];
   });
-  return { hoisted, values, exitPhis };
+  return { hoisted, values, exitPhis, debugOnly };
 }
 
 /** Moves the hoisted instructions before `pred`'s terminator; returns how to put them back. */
@@ -191,6 +198,12 @@ export function mergeLiveOuts(plan: LiveOuts, model: ScopModel, region: Readonly
     replaceUsesWithIf(value, phi, (u) => {
       const site = useSite(u);
       return site?.parent !== undefined && !region.has(site.parent) && site.parent !== merge;
+    });
+  }
+  for (const value of plan.debugOnly) {
+    replaceUsesWithIf(value, undef(value.type), (u) => {
+      const site = useSite(u);
+      return u.user.kind === 'metadata' && site?.parent !== undefined && !region.has(site.parent);
     });
   }
   // Exit PHIs with no edge handled above (none came from the region) keep theirs; others lost the region's edges.
