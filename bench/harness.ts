@@ -4,9 +4,12 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { measureCheckCost, type CheckCost } from './check-cost';
 
 const root = path.resolve(__dirname, '..', '..');
 export const TSCC_JS = path.join(root, 'bin', 'tscc.js');
+/** The bare pipe (clang | tsopt | llc) as a compiler command (bench/pipe-cc.ts). */
+export const PIPE_CC_JS = path.join(root, 'dist', 'bench', 'pipe-cc.js');
 
 /** A way to compile: the command prefix for C and for C++ (flags included). */
 export interface Variant {
@@ -16,6 +19,7 @@ export interface Variant {
 }
 
 export const BASELINE = 'clang';
+export const POLLY = 'polly';
 
 export function standardVariants(): Variant[] {
   const tscc = [process.execPath, TSCC_JS, '-O3', '-march=native'];
@@ -24,6 +28,8 @@ export function standardVariants(): Variant[] {
     { name: 'polly', cc: ['clang-14', '-O3', '-march=native', '-mllvm', '-polly'], cxx: ['clang++-14', '-O3', '-march=native', '-mllvm', '-polly'] },
     { name: 'gcc-graphite', cc: ['gcc', '-O3', '-march=native', '-floop-nest-optimize'], cxx: ['g++', '-O3', '-march=native', '-floop-nest-optimize'] },
     { name: 'tscc', cc: tscc, cxx: tscc },
+    // C only: the pipe driver compiles .c sources (C++ programs record a compile error).
+    { name: 'pipe', cc: [process.execPath, PIPE_CC_JS, '-O3', '-march=native'], cxx: [process.execPath, PIPE_CC_JS, '-O3', '-march=native'] },
   ];
 }
 
@@ -46,11 +52,19 @@ export interface Program {
   timeFlags: string[];
   checkArgs: string[];
   timeArgs: string[];
+  /** Flags and arguments of the run whose instructions measure the check's cost (bench/check-cost.ts). */
+  costFlags: string[];
+  costArgs: string[];
   libs: string[];
   /** Where the checked output is: PolyBench dumps arrays to stderr, our kernels print to stdout. */
   checkStream: 'stdout' | 'stderr';
-  /** How the run reports its time: PolyBench prints seconds on stdout; else wall time. */
-  timing: 'printed' | 'wall';
+  /**
+   * How the run's time is taken: `printed`, seconds the program prints last on stdout (PolyBench's
+   * and the uBLAS programs' own wall-clock timers around the kernel); `cpu`, the CPU time of the
+   * whole process (perf's task-clock, which a loaded machine disturbs less than wall time; wall
+   * time where perf cannot count).
+   */
+  timing: 'printed' | 'cpu';
 }
 
 export interface Tolerance {
@@ -67,11 +81,15 @@ export interface VariantResult {
   median?: number;
   /** clang -O3's median over this variant's: above 1 is faster. */
   speedup?: number;
+  /** Polly's median over this variant's: above 1 is faster than Polly. */
+  vsPolly?: number;
 }
 
 export interface ProgramResult {
   name: string;
   variants: Record<string, VariantResult>;
+  /** What tsopt's run-time checks cost in this program, or why it was not measured. */
+  checkCost?: CheckCost | { error: string };
 }
 
 export interface SuiteResult {
@@ -111,13 +129,31 @@ export function compareOutputs(expected: string, actual: string, tol: Tolerance)
   return undefined;
 }
 
-function runOnce(exe: string, args: string[], timing: Program['timing']): { seconds?: number; stdout: string; stderr: string; error?: string } {
+let perfTaskClock: boolean | undefined;
+
+/** Whether `perf stat -e task-clock` works here (a software event: no hardware counters needed). */
+export function hasPerfTaskClock(): boolean {
+  perfTaskClock ??= /task-clock/.test(spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', 'true'], { encoding: 'utf8' }).stderr ?? '');
+  return perfTaskClock;
+}
+
+type Timing = Program['timing'] | 'wall';
+
+function runOnce(exe: string, args: string[], timing: Timing): { seconds?: number; stdout: string; stderr: string; error?: string } {
+  const perfOut = `${exe}.perf`;
+  const cpu = timing === 'cpu' && hasPerfTaskClock();
+  const [cmd, argv] = cpu ? ['perf', ['stat', '-x,', '-e', 'task-clock', '-o', perfOut, '--', exe, ...args]] : [exe, args];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(exe, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 30 });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.error) return { stdout: '', stderr: '', error: r.error.message };
   if (r.status !== 0) return { stdout: r.stdout, stderr: r.stderr, error: `exit ${r.status ?? r.signal}` };
-  if (timing === 'wall') return { seconds: wall, stdout: r.stdout, stderr: r.stderr };
+  if (cpu) {
+    const ms = Number(/^([0-9.]+),msec,task-clock/m.exec(fs.readFileSync(perfOut, 'utf8'))?.[1]);
+    if (!Number.isFinite(ms)) return { stdout: r.stdout, stderr: r.stderr, error: 'perf stat printed no task-clock' };
+    return { seconds: ms / 1000, stdout: r.stdout, stderr: r.stderr };
+  }
+  if (timing !== 'printed') return { seconds: wall, stdout: r.stdout, stderr: r.stderr };
   const printed = Number(r.stdout.trim().split(/\s+/).pop());
   if (!Number.isFinite(printed)) return { stdout: r.stdout, stderr: r.stderr, error: 'no time printed' };
   return { seconds: printed, stdout: r.stdout, stderr: r.stderr };
@@ -140,6 +176,8 @@ export interface SuiteOptions {
   tolerance: Tolerance;
   work: string;
   progress: (line: string) => void;
+  /** Measure the run-time checks' cost with callgrind (bench/check-cost.ts). */
+  checkCost: boolean;
 }
 
 /** Builds, checks and times every program of a suite with every variant. */
@@ -192,18 +230,26 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
         }
       }
     }
-    const base = variants[BASELINE];
-    const baseMedian = base?.status === 'ok' && base.times.length > 0 ? median(base.times) : undefined;
+    const okMedian = (r: VariantResult | undefined) => (r?.status === 'ok' && r.times.length > 0 ? median(r.times) : undefined);
+    const baseMedian = okMedian(variants[BASELINE]);
+    const pollyMedian = okMedian(variants[POLLY]);
     for (const res of Object.values(variants)) {
       if (res.status !== 'ok' || res.times.length === 0) continue;
       res.median = median(res.times);
       if (baseMedian !== undefined && res.median > 0) res.speedup = baseMedian / res.median;
+      if (pollyMedian !== undefined && res.median > 0) res.vsPolly = pollyMedian / res.median;
     }
     const summary = opts.variants
       .map((v) => `${v.name} ${variants[v.name].status === 'ok' ? `${variants[v.name].median?.toFixed(4)}s` : variants[v.name].status}`)
       .join(', ');
     opts.progress(`${where}: ${summary}`);
-    results.push({ name: p.name, variants });
+    const result: ProgramResult = { name: p.name, variants };
+    if (opts.checkCost) {
+      opts.progress(`${where}: check cost (callgrind)`);
+      const cost = measureCheckCost(p, dir);
+      result.checkCost = typeof cost === 'string' ? { error: cost } : cost;
+    }
+    results.push(result);
   }
   const geomean: Record<string, number | undefined> = {};
   for (const v of opts.variants) {

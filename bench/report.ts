@@ -2,7 +2,7 @@
 // program and variant), and chart.svg / chart.png (speedup over clang -O3, geometric mean last).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BASELINE, SuiteResult, Tolerance } from './harness';
+import { BASELINE, type ProgramResult, SuiteResult, Tolerance } from './harness';
 
 export interface BenchRun {
   date: string;
@@ -17,19 +17,22 @@ export interface BenchRun {
 const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 export function toCsv(run: BenchRun): string {
-  const rows = [['suite', 'program', 'variant', 'status', 'median_s', 'speedup_vs_clang_O3', 'runs', 'detail']];
+  const rows = [['suite', 'program', 'variant', 'status', 'median_s', 'speedup_vs_clang_O3', 'speedup_vs_polly', 'runs', 'detail', 'check_instructions', 'check_share']];
   for (const suite of run.suites) {
     for (const p of suite.programs) {
+      const cost = p.checkCost && !('error' in p.checkCost) ? p.checkCost : undefined;
       for (const v of run.variants) {
         const r = p.variants[v.name];
         if (!r) continue;
-        rows.push([suite.name, p.name, v.name, r.status, r.median?.toPrecision(6) ?? '', r.speedup?.toFixed(4) ?? '',
-          String(r.times.length), r.detail ?? '']);
+        // The check's cost is measured on tscc builds (bench/check-cost.ts): it goes on tscc's row.
+        const costCells = v.name === 'tscc' && cost ? [String(cost.checkInstructions), cost.share.toExponential(2)] : ['', ''];
+        rows.push([suite.name, p.name, v.name, r.status, r.median?.toPrecision(6) ?? '', r.speedup?.toFixed(4) ?? '', r.vsPolly?.toFixed(4) ?? '',
+          String(r.times.length), r.detail ?? '', ...costCells]);
       }
     }
     for (const v of run.variants) {
       const g = suite.geomean[v.name];
-      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '']);
+      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '', '', '', '']);
     }
   }
   return rows.map((r) => r.map(csvField).join(',')).join('\n') + '\n';
@@ -110,21 +113,36 @@ export function writeReports(run: BenchRun, outDir: string): string[] {
   return files;
 }
 
-/** The table printed at the end: one row per program, medians and speedups per variant. */
+/** `12 (1.3e-4)` for a measured check cost, the reason otherwise. */
+export function checkCostCell(cost: ProgramResult['checkCost']): string {
+  if (!cost) return '-';
+  if ('error' in cost) return `(${cost.error.slice(0, 40)})`;
+  if (!cost.versioned) return 'no check';
+  return `${cost.checkInstructions} (${cost.share.toExponential(1)})${cost.scope === 'program' ? ' prog' : ''}`;
+}
+
+/**
+ * The table printed at the end: one row per program; per variant its median and its speedup
+ * over clang -O3 (`1.20x`: 1.2 times as fast), then tsopt's variants' speedup over Polly, and
+ * the check's cost (instructions, and their share of the kernel's).
+ */
 export function toTable(run: BenchRun): string {
   const lines: string[] = [];
+  const ours = run.variants.filter((v) => v.name === 'tscc' || v.name === 'pipe');
+  const pad = (cells: string[]) => cells.map((s, k) => s.padEnd(k === 0 ? 22 : 17)).join('').trimEnd();
   for (const suite of run.suites) {
     lines.push(`\n${suite.name}`);
-    lines.push(['program', ...run.variants.map((v) => v.name)].map((s) => s.padEnd(16)).join(''));
+    lines.push(pad(['program', ...run.variants.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), 'check (share)']));
     for (const p of suite.programs) {
       const cells = run.variants.map((v) => {
         const r = p.variants[v.name];
         if (!r || r.status !== 'ok') return r?.status ?? '-';
         return `${r.median?.toPrecision(3)}s ${r.speedup !== undefined ? `${r.speedup.toFixed(2)}x` : ''}`;
       });
-      lines.push([p.name, ...cells].map((s) => s.padEnd(16)).join(''));
+      const vsPolly = ours.map((v) => p.variants[v.name]?.vsPolly?.toFixed(2).concat('x') ?? '-');
+      lines.push(pad([p.name, ...cells, ...vsPolly, checkCostCell(p.checkCost)]));
     }
-    lines.push(['geomean', ...run.variants.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')].map((s) => s.padEnd(16)).join(''));
+    lines.push(pad(['geomean', ...run.variants.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')]));
   }
   return lines.join('\n') + '\n';
 }

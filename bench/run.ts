@@ -6,11 +6,13 @@
 //   --kernels a,b       only these programs;  --repeat N (default 5);  --out DIR (default bench-results)
 //   --variant NAME=CMD  an extra variant (e.g. `--variant o2="clang-14 -O2"`); --only-variants a,b
 //   --no-vla            skip the C99-VLA PolyBench suite
+//   --no-check-cost     skip measuring the run-time checks' cost (callgrind; bench/check-cost.ts)
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { BASELINE, parseVariant, runSuite, standardVariants, SuiteResult, Variant } from './harness';
+import { hasCallgrind } from './check-cost';
+import { BASELINE, hasPerfTaskClock, parseVariant, runSuite, standardVariants, SuiteResult, Variant } from './harness';
 import { BenchRun, toTable, writeReports } from './report';
 import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
 
@@ -26,12 +28,13 @@ interface Options {
   onlyVariants?: Set<string>;
   vla: boolean;
   tiny: boolean;
+  checkCost: boolean;
 }
 
-const USAGE = 'usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR)... [--dataset LARGE] [--kernels a,b] [--repeat N] [--out DIR] [--variant NAME=CMD] [--only-variants a,b] [--no-vla] [--tiny]';
+const USAGE = 'usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR)... [--dataset LARGE] [--kernels a,b] [--repeat N] [--out DIR] [--variant NAME=CMD] [--only-variants a,b] [--no-vla] [--tiny] [--no-check-cost]';
 
 export function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { ublas: false, dataset: 'LARGE', repeat: 5, out: 'bench-results', extraVariants: [], vla: true, tiny: false };
+  const o: Options = { ublas: false, dataset: 'LARGE', repeat: 5, out: 'bench-results', extraVariants: [], vla: true, tiny: false, checkCost: true };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') && argv[i].startsWith('--') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
     const value = (): string => {
@@ -51,6 +54,7 @@ export function parseOptions(argv: readonly string[]): Options {
       case '--only-variants': o.onlyVariants = new Set(value().split(',')); break;
       case '--no-vla': o.vla = false; break;
       case '--tiny': o.tiny = true; break;
+      case '--no-check-cost': o.checkCost = false; break;
       default: throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
     }
   }
@@ -78,11 +82,14 @@ export function main(argv: readonly string[]): number {
   if (o.onlyVariants) variants = variants.filter((v) => v.name === BASELINE || o.onlyVariants!.has(v.name));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-bench-'));
   const progress = (line: string) => process.stderr.write(`${line}\n`);
-  const notes = [gccGraphiteNote()];
-  progress(notes[0]);
+  const notes = [gccGraphiteNote(), `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores at the start`];
+  const checkCost = o.checkCost && hasCallgrind();
+  if (o.checkCost && !checkCost) notes.push('valgrind not found: check cost not measured');
+  if (o.kernelsDir) notes.push(`our kernels are timed by ${hasPerfTaskClock() ? "the process's CPU time (perf stat -e task-clock)" : 'wall time (perf task-clock unavailable)'}`);
+  for (const n of notes) progress(n);
   progress(`tolerances: PolyBench arrays |a-b| <= ${POLYBENCH_TOLERANCE.relative}*max(|a|,|b|) + ${POLYBENCH_TOLERANCE.absolute}; printed %.6e sums <= ${PRINTED_E_TOLERANCE.relative}*max(|a|,|b|)`);
   const suites: SuiteResult[] = [];
-  const base = { variants, repeat: o.repeat, work, progress };
+  const base = { variants, repeat: o.repeat, work, progress, checkCost };
   if (o.polybench) {
     suites.push(runSuite('polybench', polybenchPrograms(o.polybench, o.dataset, false, o.kernels), { ...base, tolerance: POLYBENCH_TOLERANCE }));
     if (o.vla) suites.push(runSuite('polybench-vla', polybenchPrograms(o.polybench, o.dataset, true, o.kernels), { ...base, tolerance: POLYBENCH_TOLERANCE }));
@@ -98,6 +105,7 @@ export function main(argv: readonly string[]): number {
     notes,
     suites,
   };
+  run.notes.push(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`);
   const files = writeReports(run, o.out);
   process.stdout.write(toTable(run));
   progress(`wrote ${files.join(', ')}`);

@@ -32,6 +32,8 @@ export function polybenchPrograms(dir: string, dataset: string, vla: boolean, on
       timeFlags: [`-D${dataset}_DATASET`, '-DPOLYBENCH_TIME'],
       checkArgs: [],
       timeArgs: [],
+      costFlags: ['-DSMALL_DATASET'],
+      costArgs: [],
       libs: ['-lm'],
       checkStream: 'stderr',
       timing: 'printed',
@@ -77,9 +79,11 @@ export function kernelPrograms(dir: string, only?: Set<string>, tiny = false): P
       timeFlags: [],
       checkArgs: split(header.args),
       timeArgs: tiny ? split(header.args) : split(header.bench ?? header.args),
+      costFlags: [],
+      costArgs: split(header.args),
       libs: [...(header.libs ?? '').split(',').filter(Boolean), '-lm'],
       checkStream: 'stdout',
-      timing: 'wall',
+      timing: 'cpu',
     });
   }
   if (only) {
@@ -110,6 +114,8 @@ export function ublasPrograms(dataset: string, only?: Set<string>): Program[] {
       timeFlags: [],
       checkArgs: [sizes.SMALL],
       timeArgs: [n],
+      costFlags: [],
+      costArgs: [sizes.SMALL],
       libs: [],
       checkStream: 'stdout',
       timing: 'printed',

@@ -2,7 +2,8 @@
 // per function its SCoPs and rejected regions), each SCoP carrying what the passes then did
 // to it, plus the pipeline's timings, statistics and remarks under "pipeline":
 //   {"functions":[{"name","scops":[{...issue 4's fields, "delicm"?, "remarks"?, ...fields the
-//     passes published (versioning: "runtimeCheck", its parts, "codeGrowth")}],"rejected":[...]}],
+//     passes published (versioning: "runtimeCheck", its parts, "codeGrowth"), and for a versioned
+//     SCoP after the post pipeline "vectorized", "vectorizedLoops", "vectorWidths"}],"rejected":[...]}],
 //    "pipeline":{"input","output","passes","stats","remarks","analyses",
 //      "post":{"pipeline","ms","vectorized":[{"pass","function","location","message"}]},"totalMs"}}
 // The SCoPs are modelled before the pipeline, in the analysis manager the passes then reuse,
@@ -16,8 +17,11 @@ import type { PipelineResult } from '../passes/pipeline';
 import { buildReport, formatReport, type ReportFunction, type ReportScop, type TsoptReport } from '../passes/report';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { defaultMaxOperations } from '../polyhedral/build';
+import { defaultScopMaxOperations } from '../polyhedral/budget';
 import { defaultDelicmMaxOperations, type DelicmScopResult } from '../polyhedral/delicm';
 import { TsoptError } from './errors';
+import { notVectorized, type FastPathVectorization } from './vectorized';
+import { fastPathName } from '../passes/codegen/metadata';
 
 export type ReportFormat = 'json' | 'text';
 
@@ -100,10 +104,11 @@ export interface InputReport {
 export function reportInput(module: Module, am: AnalysisManager, o: ReportPassOptions): InputReport {
   // The same keys the passes use (passes/scop-passes.ts, passes/delicm.ts), so they share the cache.
   const maxOperations = countOption(o.passOptions, 'isl-max-operations', defaultMaxOperations);
-  const scops = buildReport(module, am, { maxOperations });
+  const scopMaxOperations = countOption(o.passOptions, 'scop-max-operations', defaultScopMaxOperations);
+  const scops = buildReport(module, am, { maxOperations, scopMaxOperations });
   let delicm: Map<string, readonly DelicmScopResult[]> | undefined;
   if (o.passes.includes('delicm')) {
-    const models = scopModelAnalysisWith({ maxOperations, delinearize: defaultDelinearizer });
+    const models = scopModelAnalysisWith({ maxOperations, scopMaxOperations, delinearize: defaultDelinearizer });
     const analysis = delicmAnalysisFor(models, countOption(o.passOptions, 'delicm-max-operations', defaultDelicmMaxOperations));
     delicm = new Map(module.functions.filter((fn) => !fn.isDeclaration).map((fn) => [fn.name, am.get(analysis, fn).scops] as const));
   }
@@ -125,6 +130,8 @@ export interface RunFacts {
   readonly totalMs: number;
   /** What opt-14's vectorizers said in the post pipeline. */
   readonly optRemarks: readonly OptRemark[];
+  /** What opt-14 vectorized of each fast path (by fastPathName), when the post pipeline ran on versioned SCoPs. */
+  readonly fastPaths?: ReadonlyMap<string, FastPathVectorization>;
 }
 
 /** The input's report with what the pipeline did merged in. */
@@ -149,6 +156,11 @@ export function mergeReport(input: InputReport, pipeline: PipelineResult, facts:
     const scop = find(r.function, r.location, n);
     if (scop) Object.assign(scop, r.fields);
     else unplaced.push(r);
+  }
+  if (facts.fastPaths) {
+    for (const f of functions) {
+      for (const s of f.scops) if (s.versioned === true) Object.assign(s, facts.fastPaths.get(fastPathName(f.name, s.location)) ?? notVectorized);
+    }
   }
   const unplacedRemarks: Remark[] = [];
   for (const r of pipeline.remarks) {

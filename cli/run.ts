@@ -12,6 +12,7 @@ import { writeFileAtomically } from './atomic-write';
 import { createLogger, type LogFormat, type LogLevel } from './log';
 import { AnalysisManager } from '../passes/analysis-manager';
 import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './report';
+import { fastPathVectorization, type FastPathVectorization } from './vectorized';
 
 export const STDIO = '-';
 
@@ -125,6 +126,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     let out: Buffer;
     let postMs: number | undefined;
     const optRemarks: OptRemark[] = [];
+    let fastPaths: ReadonlyMap<string, FastPathVectorization> | undefined;
     if (opts.postPipeline === undefined) {
       out = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, opts.format, name));
     } else {
@@ -134,13 +136,20 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
       out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, opts.format, remarks));
       postMs = elapsedMs() - postStart;
+      if (opts.report && pipeline.scopResults.some((r) => r.fields.versioned === true)) {
+        // Which fast paths opt vectorized, from the markers in its output (cli/vectorized.ts).
+        fastPaths = stage('report: vectorized fast paths', () => {
+          const outText = opts.format === 'll' ? out.toString('utf8') : readInput(out, name);
+          return fastPathVectorization(parseModule(outText, name));
+        });
+      }
     }
     stage('wrote output', () => (opts.output === STDIO ? io.writeStdout(out) : writeFileAtomically(opts.output, out)), () => ({
       bytes: out.length,
     }));
     const summary: RunSummary = { pipeline, postMs, totalMs: elapsedMs() };
     if (opts.report && inputReport) {
-      const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs, optRemarks };
+      const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs, optRemarks, fastPaths };
       const text = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
       if (opts.report.file === STDIO) io.writeStderr(text);
       else writeFileAtomically(opts.report.file, text);

@@ -47,7 +47,7 @@ function statusOf(r: SpawnSyncReturns<Buffer>): number {
 export function postPipelineArgs(cmd: ParsedCommand): string[] {
   if (!cmd.loopVectorize && !cmd.slpVectorize) return ['--no-post'];
   let pipeline = POST_PIPELINE;
-  if (!cmd.slpVectorize) pipeline = pipeline.replace(/slp-vectorizer,/, '');
+  if (!cmd.slpVectorize) pipeline = pipeline.replace(/slp-vectorizer,/g, '');
   if (!cmd.loopVectorize) pipeline = pipeline.replace(/loop-vectorize<[^>]*>,/, '');
   if (cmd.unrollLoops === false) pipeline = pipeline.replace(/loop-unroll<[^>]*>,/, '');
   return pipeline === POST_PIPELINE ? [] : [`--post-pipeline=${pipeline}`];

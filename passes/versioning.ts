@@ -22,21 +22,21 @@ import {
 } from '../ir';
 import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
 import { ScevKind, type ScevLoop } from './analysis/scev';
-import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
+import { islSpending } from '../polyhedral/budget';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { conjunction } from './report';
 import { AstExprEmitter } from './codegen/ast-expr';
 import { AstToIr, statementCalls } from './codegen/ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './codegen/block-generator';
 import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './codegen/live-outs';
-import { MetadataTable } from './codegen/metadata';
+import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
 import { emitParts } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { nonNegativeIntegerOption } from './pass';
-import { maxOperationsFrom, maxOperationsOption } from './scop-passes';
+import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 
 export const rtcStatsOption: PassOption = {
   name: 'rtc-stats',
@@ -48,7 +48,7 @@ export const maxAliasPairsOption: PassOption = {
 };
 export const codegenMaxOperationsOption: PassOption = {
   name: 'codegen-max-operations',
-  description: 'isl operations allowed per SCoP for the check and the AST (default 1000000, 0 = no limit)',
+  description: 'isl operations allowed per SCoP for the check and the AST, a step of --scop-max-operations (default 1000000, 0 = no limit)',
 };
 
 /** What versioning did to one SCoP (the report's per-SCoP fields). */
@@ -125,10 +125,11 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
   if (problem) throw new NotVersioned(problem);
   const liveOuts = liveOutsOrRefuse(model, region, se);
   const isl = model.ctx;
+  if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
   let parts: CheckPart[];
   let ast: AstNodeTree;
   try {
-    [parts, ast] = isl.withMaxOperations(o.maxOperations, () =>
+    [parts, ast] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
         // { Stmt_S[i...] -> [t0, ..., t2D] } restricted to the domains: the original order.
@@ -138,6 +139,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
       }),
     );
   } catch (e) {
+    if (e instanceof IslError && model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
     if (e instanceof IslQuotaError) throw new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);
     if (e instanceof CheckTooLargeError) throw new NotVersioned(e.message);
     if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
@@ -201,7 +203,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     // The fast path.
     const md = new MetadataTable(module);
     const arrays = model.arrays.filter((a) => a.kind === 'array');
-    const scopes = md.scopes(`tsopt ${fn.name} ${model.location}`, arrays.map((a) => a.name));
+    const scopes = md.scopes(fastPathName(fn.name, model.location), arrays.map((a) => a.name));
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
@@ -238,7 +240,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
         // No `llvm.loop.vectorize.enable`: it makes the loop vectorizer ignore its cost model, and
         // on -O3's runtime-unrolled statements (stride-2 and stride-4 accesses) the forced
         // interleaved-group code ran gemm 1.5x slower than the scalar loop SLP vectorizes.
-        if (g) loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.parallelLoop(g, false) });
+        loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.fastPathLoop(fastPathName(fn.name, model.location), loop.depth, g) });
       },
     }, prefix);
     generated = gen.blocks;
@@ -361,9 +363,9 @@ function undo(blocks: readonly BasicBlock[]): void {
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original',
-  options: [maxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption],
   run(module: Module, ctx: PassContext) {
-    const analysis = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
+    const analysis = modelAnalysisFrom(ctx);
     const wantStats = ctx.options.has(rtcStatsOption.name) && ctx.options.get(rtcStatsOption.name) !== 'false';
     const o: VersioningOptions = {
       maxOperations: nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000),
@@ -384,7 +386,7 @@ export const versioningPass: ModulePass = {
           ctx.stats.set('versioned', (ctx.stats.get('versioned') ?? 0) + 1);
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location: model.location,
-            fields: { versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops },
+            fields: { versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, ...islSpending(model) },
           });
           ctx.remarks.push({
             pass: 'versioning', kind: 'applied', function: fn.name, location: model.location,
@@ -393,7 +395,7 @@ export const versioningPass: ModulePass = {
         } catch (e) {
           if (!(e instanceof NotVersioned)) throw e;
           ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
-          ctx.scopResults.push({ pass: 'versioning', function: fn.name, location: model.location, fields: { versioned: false, notVersioned: e.message } });
+          ctx.scopResults.push({ pass: 'versioning', function: fn.name, location: model.location, fields: { versioned: false, notVersioned: e.message, ...islSpending(model) } });
           ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location: model.location, message: `SCoP left as it was: ${e.message}` });
         }
       }

@@ -13,6 +13,8 @@ export interface GeneratedLoop {
   readonly latchBranch: Instruction;
   /** No `for` node below this one. */
   readonly innermost: boolean;
+  /** `for` nodes around this one (0: outermost loop of the AST). */
+  readonly depth: number;
 }
 
 export interface AstCodegenHooks {
@@ -104,7 +106,7 @@ export class AstToIr {
         addIncoming(iv, next, latch);
         this.iterators.delete(iter.name);
         b.positionAtEnd(exit);
-        this.hooks.loop?.({ node, header, latchBranch, innermost: !containsFor(node.body) });
+        this.hooks.loop?.({ node, header, latchBranch, innermost: !containsFor(node.body), depth: this.enclosing.length });
         return;
       }
     }

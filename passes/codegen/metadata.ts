@@ -1,7 +1,18 @@
 // Metadata the fast path carries: alias scopes for distinct arrays, access groups and
 // loop IDs for loops that carry no dependence (LLVM's LangRef: `!alias.scope`, `!noalias`,
 // `!llvm.access.group`, `llvm.loop.parallel_accesses`, `llvm.loop.vectorize.enable`).
-import type { Module } from '../../ir';
+import { escapeString, type Module } from '../../ir';
+
+/**
+ * The name that ties a fast path's metadata to its SCoP: its alias-scope domain and the
+ * marker on its loops (cli/vectorized.ts reads both in opt's output for the report).
+ */
+export function fastPathName(fn: string, location: string): string {
+  return `tsopt ${fn} ${location}`;
+}
+
+/** First operand of the loop-ID node `!{!"tsopt.loop", !"<fastPathName>", i32 <depth>}`. */
+export const FAST_PATH_LOOP_MARKER = 'tsopt.loop';
 
 export class MetadataTable {
   private readonly lists = new Map<string, string>();
@@ -49,5 +60,17 @@ export class MetadataTable {
     const parallel = this.node(() => `!{!"llvm.loop.parallel_accesses", ${group}}`);
     const extra = vectorize ? [this.node(() => '!{!"llvm.loop.vectorize.enable", i1 true}')] : [];
     return this.node((self) => `distinct !{${[self, parallel, ...extra].join(', ')}}`);
+  }
+
+  /**
+   * The loop ID of a fast-path loop at `depth` (0: outermost) of the SCoP named `scop`: a
+   * `tsopt.loop` marker, and `llvm.loop.parallel_accesses` when `group` says its iterations
+   * touch no common memory. opt-14's loop passes keep operands they do not know when they add
+   * theirs (`llvm.loop.isvectorized`, `llvm.loop.unroll.runtime.disable`; test/cli/vectorized.test.ts).
+   */
+  fastPathLoop(scop: string, depth: number, group: string | undefined): string {
+    const marker = this.node(() => `!{!"${FAST_PATH_LOOP_MARKER}", !"${escapeString(scop)}", i32 ${depth}}`);
+    const parallel = group ? [this.node(() => `!{!"llvm.loop.parallel_accesses", ${group}}`)] : [];
+    return this.node((self) => `distinct !{${[self, marker, ...parallel].join(', ')}}`);
   }
 }
