@@ -28,6 +28,7 @@ import { conjunction } from './report';
 import { AstExprEmitter } from './codegen/ast-expr';
 import { AstToIr, statementCalls } from './codegen/ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './codegen/block-generator';
+import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './codegen/live-outs';
 import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
@@ -76,19 +77,11 @@ function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): strin
   const outside = predecessors(scop.entry).filter((p) => !region.has(p));
   if (outside.length === 0) return 'its entry has no predecessor outside it';
   if (outside.some((p) => terminator(p)?.opcode !== 'br')) return 'a predecessor of its entry does not end in a branch';
-  for (const block of region) {
-    for (const inst of block.instructions) {
-      for (const use of inst.uses) {
-        const user = use.user as Instruction;
-        if (user.kind === 'instruction' && user.parent && !region.has(user.parent)) return `${inst.name ? '%' + inst.name : 'a value'} (${inst.opcode}) computed in the SCoP is used after it`;
-      }
-    }
-  }
   for (const a of model.arrays) {
     if (a.kind === 'phi') {
       const phi = a.value as Instruction;
       if (phi.opcode !== 'phi') return `the PHI location ${a.name} is not a PHI`;
-      if (!phi.parent || !region.has(phi.parent)) return `the PHI ${a.name} lies outside the SCoP`;
+      if (!phi.parent || (!region.has(phi.parent) && phi.parent !== scop.exit)) return `the PHI ${a.name} lies outside the SCoP`;
     }
   }
   return undefined;
@@ -130,6 +123,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
   const region = new Set(model.scop.blocks);
   const problem = wiringProblem(model, region);
   if (problem) throw new NotVersioned(problem);
+  const liveOuts = liveOutsOrRefuse(model, region, se);
   const isl = model.ctx;
   if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
   let parts: CheckPart[];
@@ -156,6 +150,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
   const entry = model.scop.entry;
   const exit = model.scop.exit!;
   const pred = singleOutsidePredecessor(entry, region);
+  const unhoist = hoistLiveOuts(liveOuts, pred);
   const prefix = `tsopt.scop${index}`;
   const check = insertBlock(fn, createBlock(`${prefix}.check`), fn.blocks.indexOf(entry));
   const fastEntry = insertBlock(fn, createBlock(`${prefix}.fast`), fn.blocks.indexOf(entry));
@@ -250,15 +245,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     }, prefix);
     generated = gen.blocks;
     gen.generate(ast);
-    const fastEnd = fb.insertBlock!;
-    fb.br(exit);
-    for (const inst of exit.instructions) {
-      if (inst.opcode !== 'phi') break;
-      const incoming = inst.operands.filter((_, k) => region.has(inst.incomingBlocks![k]!));
-      const v = incoming[0]!;
-      if (!incoming.every((x) => x === v || constantsEqual(x, v))) throw new UnsupportedCodeError('the SCoP leaves different values to a PHI after it');
-      addIncoming(inst, v, fastEnd);
-    }
+    mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
     // Wire: pred → check → (fast | original).
     b.positionAtEnd(check).condBr(cond, fastEntry, entry);
     const t = terminator(pred)!;
@@ -275,8 +262,19 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     };
   } catch (e) {
     undo([...made, ...generated]);
+    unhoist();
     for (const slot of createdSlots) if (slot.uses.length === 0) eraseInstruction(slot);
     if (e instanceof UnsupportedCodeError || e instanceof NotExpandableError) throw new NotVersioned(e.message);
+    throw e;
+  }
+}
+
+/** What code after the SCoP needs from it (codegen/live-outs.ts), or why it cannot be given. */
+function liveOutsOrRefuse(model: ScopModel, region: ReadonlySet<BasicBlock>, se: ScalarEvolution): LiveOuts {
+  try {
+    return planLiveOuts(model, region, (v) => se.nameOf(v));
+  } catch (e) {
+    if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
     throw e;
   }
 }
@@ -332,7 +330,7 @@ function scalarSlots(fn: IrFunction, model: ScopModel, region: ReadonlySet<Basic
     const v = a.value as Instruction;
     const slot = new IrBuilder().positionAtStart(entry).alloca(v.type, `${v.name ?? 'scalar'}.${a.kind === 'phi' ? 'phiops' : 's2a'}`);
     slots.set(a, slot);
-    if (a.kind === 'phi') {
+    if (a.kind === 'phi' && v.parent && region.has(v.parent)) {
       v.operands.forEach((incoming, k) => {
         if (!region.has(v.incomingBlocks![k]!)) init.store(incoming, slot);
       });

@@ -132,6 +132,12 @@ export interface ScopScalarAccess {
   readonly value: Instruction;
   /** For a 'phi' write: the value written along the edge into the PHI's block. */
   readonly incoming?: Value;
+  /**
+   * On writes only: the code after the SCoP reads what the last write left (Polly's escaping
+   * value writes and exit PHI writes): a value used after the region, or an edge into a PHI of
+   * the exit block. The location is live after the SCoP, so it must not be mapped away.
+   */
+  readonly escaping?: boolean;
 }
 
 export interface ScopStatement {

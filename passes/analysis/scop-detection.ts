@@ -12,7 +12,7 @@
 // generation needs a block before the SCoP to branch from).
 import {
   type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
-  InstFlag, successors, terminator, calledFunction, debugLocationString, resolveMetadata, callAttributes, callArgs,
+  InstFlag, constantsEqual, successors, terminator, calledFunction, debugLocationString, resolveMetadata, callAttributes, callArgs,
 } from '../../ir';
 import type { AnalysisKey, FunctionAnalysisManager } from '../pass';
 import { type DomTree, dominatorTreeAnalysis, postDominatorTreeAnalysis } from './dominators';
@@ -653,7 +653,12 @@ class Detector {
     return this.formOf(r, s) !== 'non-affine' || (v.type.kind === 'ptr' && this.se.pointerBase(s) !== undefined && this.formOf(r, this.se.pointerBase(s)!.offset) !== 'non-affine');
   }
 
-  /** Scalar reads and writes per block: values crossing blocks, and PHI incoming edges. */
+  /**
+   * Scalar reads and writes per block: values crossing blocks, PHI incoming edges, and what
+   * the code after the region uses (Polly's escaping values and exit PHIs, `escaping: true`):
+   * a value used after the region is written by its block even when it is synthesizable,
+   * so code generation can hand its last value to the code after the region.
+   */
   private scalarAccesses(r: Region): Map<BasicBlock, ScopScalarAccess[]> {
     const out = new Map<BasicBlock, ScopScalarAccess[]>();
     const push = (b: BasicBlock, a: ScopScalarAccess): void => {
@@ -661,34 +666,54 @@ class Detector {
       if (!list.some((x) => x.kind === a.kind && x.access === a.access && x.value === a.value && x.incoming === a.incoming)) list.push(a);
       out.set(b, list);
     };
+    const inRegion = (v: Value): v is Instruction => v.kind === 'instruction' && v.parent !== undefined && r.blockSet.has(v.parent);
+    // A PHI's incoming value written in block `from`: a value of another block crosses into `from`.
+    const pushPhiWrite = (from: BasicBlock, phi: Instruction, incoming: Value, escaping: boolean): void => {
+      push(from, { kind: 'phi', access: 'write', value: phi, incoming, ...(escaping ? { escaping } : {}) });
+      if (inRegion(incoming) && incoming.parent !== from && !this.recomputable(r, incoming)) {
+        push(from, { kind: 'value', access: 'read', value: incoming });
+        push(incoming.parent!, { kind: 'value', access: 'write', value: incoming });
+      }
+    };
+    const isExitPhiEdge = (user: Instruction, index: number): boolean => user.opcode === 'phi' && !r.blockSet.has(user.parent!) && r.blockSet.has(user.incomingBlocks![index]!);
     for (const b of r.blocks) {
       for (const i of b.instructions) {
-        if (i.type.kind === 'void' || i.opcode === 'icmp' || this.synthesizable(r, i)) continue;
+        if (i.type.kind === 'void') continue;
+        const escapes = i.uses.some((u) => u.user.kind === 'instruction' && u.user.parent !== undefined && !r.blockSet.has(u.user.parent) && !isExitPhiEdge(u.user, u.index));
+        if (escapes) push(b, { kind: 'value', access: 'write', value: i, escaping: true });
+        if (this.recomputable(r, i)) continue;
         if (i.opcode === 'phi') {
           push(b, { kind: 'phi', access: 'read', value: i });
-          i.operands.forEach((v, k) => push(i.incomingBlocks![k]!, { kind: 'phi', access: 'write', value: i, incoming: v }));
+          i.operands.forEach((v, k) => pushPhiWrite(i.incomingBlocks![k]!, i, v, false));
         }
         let crosses = false;
         for (const u of i.uses) {
           const user = u.user;
-          if (user.kind !== 'instruction' || !user.parent) continue;
-          if (user.opcode === 'phi') {
-            const from = user.incomingBlocks![u.index]!;
-            if (!r.blockSet.has(user.parent)) {
-              // A phi after the region: Polly's exit PHI write, in the incoming block.
-              push(from, { kind: 'phi', access: 'write', value: user, incoming: i });
-            }
-            continue; // phis inside are handled as PHI accesses
-          }
+          if (user.kind !== 'instruction' || !user.parent || !r.blockSet.has(user.parent)) continue;
+          if (user.opcode === 'phi') continue; // phis inside are handled as PHI accesses
           if (user.parent !== b) {
             crosses = true;
-            if (r.blockSet.has(user.parent)) push(user.parent, { kind: 'value', access: 'read', value: i });
+            push(user.parent, { kind: 'value', access: 'read', value: i });
           }
         }
         if (crosses) push(b, { kind: 'value', access: 'write', value: i });
       }
     }
+    // Exit PHIs (Polly's exit PHI writes, in the incoming blocks): unless every edge from the
+    // region brings the same value from before it, each edge writes its value.
+    for (const phi of r.exit.instructions) {
+      if (phi.opcode !== 'phi') break;
+      const edges = phi.operands.map((v, k) => [v, phi.incomingBlocks![k]!] as const).filter(([, from]) => r.blockSet.has(from));
+      const first = edges[0]?.[0];
+      if (first === undefined || edges.every(([v]) => !inRegion(v) && constantsEqual(v, first))) continue;
+      for (const [v, from] of edges) pushPhiWrite(from, phi, v, true);
+    }
     return out;
+  }
+
+  /** Integer values recomputed from counters and parameters, and comparisons (recomputed from their operands). */
+  private recomputable(r: Region, i: Instruction): boolean {
+    return i.opcode === 'icmp' || this.synthesizable(r, i);
   }
 
   /** Where a loop starts in the source: the first DILocation of its `!llvm.loop` node (as Polly reports). */

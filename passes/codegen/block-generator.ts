@@ -11,7 +11,7 @@
 // Anything else crossing statements (a load or a non-synthesizable PHI of another block,
 // not in the model) throws `UnsupportedCodeError` and the caller leaves the SCoP as it was.
 import {
-  IrBuilder, callIsReadNone, cloneInstruction, setOperand, type BasicBlock, type Instruction, type Module, type Value,
+  IrBuilder, callIsReadNone, cloneInstruction, constantIntValue, i8, pointerTo, typesEqual, dropAllOperands, setOperand, type BasicBlock, type Instruction, type Module, type Value,
 } from '../../ir';
 import type { ScalarEvolution } from '../analysis/scalar-evolution';
 import type { ScevLoop } from '../analysis/scev';
@@ -19,7 +19,14 @@ import { ScevExpander, NotExpandableError } from './scev-expander';
 
 export class UnsupportedCodeError extends Error {}
 
-const TRAPPING = new Set(['udiv', 'sdiv', 'urem', 'srem']);
+const DIVISIONS = new Set(['udiv', 'sdiv', 'urem', 'srem']);
+
+/** A division that may trap: by zero, or (signed) INT_MIN by -1; a constant divisor other than those cannot. */
+function mayTrap(inst: Instruction): boolean {
+  if (!DIVISIONS.has(inst.opcode)) return false;
+  const d = constantIntValue(inst.operands[1]!);
+  return d === undefined || d === 0n || ((inst.opcode === 'sdiv' || inst.opcode === 'srem') && d === -1n);
+}
 /** Calls that only inform the optimizer: dropped from the copy. */
 const IGNORED_INTRINSICS = /^llvm\.(dbg\.|lifetime\.|assume$|experimental\.noalias\.scope\.decl$)/;
 
@@ -62,14 +69,13 @@ export function copyStatement(
     if (slot) {
       result = b.load(v.type, slot);
     } else if (v.opcode === 'phi') {
-      if (v.type.kind !== 'int') throw new UnsupportedCodeError(`the PHI ${cx.se.nameOf(v)} is not an integer induction variable`);
       try {
-        result = expander.wrapped(cx.se.getScev(v));
+        result = v.type.kind === 'ptr' ? pointerPhi(v) : expander.wrapped(closedForm(v));
       } catch (e) {
         if (e instanceof NotExpandableError) throw new UnsupportedCodeError(`the PHI ${cx.se.nameOf(v)} is a scalar dependence: ${e.message}`);
         throw e;
       }
-    } else if (v.parent !== block && (v.opcode === 'load' || v.opcode === 'call' || TRAPPING.has(v.opcode))) {
+    } else if (v.parent !== block && (v.opcode === 'load' || v.opcode === 'call' || mayTrap(v))) {
       throw new UnsupportedCodeError(`${cx.se.nameOf(v)} (${v.opcode}) crosses statements`);
     } else {
       result = copy(v);
@@ -78,13 +84,34 @@ export function copyStatement(
     return result;
   };
 
+  // A PHI as the statement sees it: a loop the statement is not in has finished (an
+  // unrolled loop's remainder reads the main loop's counter after it).
+  const closedForm = (phi: Instruction) => cx.se.atScope(cx.se.getScev(phi), cx.se.loops.loopFor(block));
+
+  // A pointer induction variable (-O3's strength-reduced row pointers): base + byte offset.
+  const pointerPhi = (phi: Instruction): Value => {
+    const split = phi.type.kind === 'ptr' && phi.type.addrSpace === 0 ? cx.se.pointerBase(closedForm(phi)) : undefined;
+    if (!split || split.offset.bits !== 64) throw new UnsupportedCodeError(`the PHI ${cx.se.nameOf(phi)} is not an induction variable`);
+    const base = split.base.value as Value;
+    if (inRegion(base)) throw new UnsupportedCodeError(`the base of the PHI ${cx.se.nameOf(phi)} is defined inside the SCoP`);
+    const bytes = base.type.kind === 'ptr' && base.type.pointee === undefined ? base.type : pointerTo(i8);
+    const raw = b.gep(i8, typesEqual(base.type, bytes) ? base : b.bitcast(base, bytes), [expander.wrapped(split.offset)], undefined, false);
+    return typesEqual(phi.type, bytes) ? raw : b.bitcast(raw, phi.type);
+  };
+
   const copy = (inst: Instruction): Instruction => {
     const c = cloneInstruction(inst);
     c.metadata = c.metadata.filter((m) => m.name !== 'llvm.loop' && m.name !== 'llvm.access.group');
-    for (let k = 0; k < inst.operands.length; k++) {
-      const op = inst.operands[k]!;
-      const mapped = newValue(op);
-      if (mapped !== op) setOperand(c, k, mapped);
+    try {
+      for (let k = 0; k < inst.operands.length; k++) {
+        const op = inst.operands[k]!;
+        const mapped = newValue(op);
+        if (mapped !== op) setOperand(c, k, mapped);
+      }
+    } catch (e) {
+      // A detached clone would keep its operands (the original's and the copies') used.
+      dropAllOperands(c);
+      throw e;
     }
     b.insert(c, inst.name);
     if (inst.opcode === 'load' || inst.opcode === 'store') cx.decorate(c, inst);
