@@ -22,6 +22,7 @@ import {
 } from '../ir';
 import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
 import { ScevKind, type ScevLoop } from './analysis/scev';
+import { outerIterations } from './codegen/outer-iteration';
 import { islSpending } from '../polyhedral/budget';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { conjunction } from './report';
@@ -158,8 +159,8 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
   let generated: readonly BasicBlock[] = [];
   let createdSlots: Instruction[] = [];
   const b = new IrBuilder(check);
-  const inCheck = new ScevExpander(b, {
-    iterationOf: () => undefined,
+  const inCheck: ScevExpander = new ScevExpander(b, {
+    iterationOf: outerIterations(se, b, region, (s) => inCheck.exact(s)),
     isAvailable: (v) => !(v.kind === 'instruction' && v.parent !== undefined && region.has(v.parent)),
   });
   try {

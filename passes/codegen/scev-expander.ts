@@ -19,7 +19,10 @@ export class NotExpandableError extends Error {}
 const i128 = intType(128);
 
 export interface ExpanderEnvironment {
-  /** The new induction variable (iteration number, i64) of a SCoP loop, or undefined for a loop outside the SCoP. */
+  /**
+   * The new induction variable (iteration number, i64) of a SCoP loop, or undefined for a loop outside the SCoP.
+   * For the run-time check (`exact`): the iteration number of a loop containing the SCoP (outer-iteration.ts).
+   */
   iterationOf(loop: ScevLoop): Value | undefined;
   /** True when an unknown's IR value may be used where the expansion is emitted (defined before the SCoP). */
   isAvailable(v: Value): boolean;
@@ -105,6 +108,13 @@ export class ScevExpander {
       case ScevKind.UMin: {
         const pred = s.kind === ScevKind.SMax || s.kind === ScevKind.UMax ? 'sgt' : 'slt';
         return s.operands.map((o) => this.exact(o)).reduce((x, y) => b.select(b.icmp(pred, x, y), x, y));
+      }
+      case ScevKind.AddRec: {
+        // A recurrence of a loop around the SCoP, at the SCoP's entry: start + step * iteration.
+        const k = s.operands.length === 2 ? this.env.iterationOf(s.loop) : undefined;
+        if (!k) throw new NotExpandableError('a varying expression used as a parameter');
+        const iteration = k.type.kind === 'int' && k.type.bits < 128 ? b.sext(k, i128) : k;
+        return b.add(this.exact(s.operands[0]!), b.mul(this.exact(s.operands[1]!), iteration));
       }
       default:
         throw new NotExpandableError('a varying expression used as a parameter');
