@@ -49,6 +49,8 @@ export interface DelicmScopResult {
   readonly forwardedTrees: ReadonlyMap<string, readonly Instruction[]>;
   /** Why the SCoP was left unchanged (quota), if it was. */
   readonly unchanged: string | undefined;
+  /** Why each mapping coalescing tried was refused (for the debug log). */
+  readonly rejections: readonly string[];
 }
 
 export interface DelicmOptions {
@@ -71,12 +73,14 @@ export function scalarWritesInLoops(model: ScopModel): number {
 export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopResult {
   const ctx = model.ctx;
   const before = scalarWritesInLoops(model);
+  let rejections: readonly string[] = [];
   const unchanged = (reason: string | undefined): DelicmScopResult => ({
     original: model,
     model,
     mappings: [],
     forwardedTrees: new Map(),
     unchanged: reason,
+    rejections,
     counters: { forwards: 0, reloads: 0, mappedScalars: 0, mappedPhis: 0, scalarWritesBefore: before, scalarWritesAfter: before },
   });
   // Nothing to gain where no scalar is written inside a loop: no scalar dependence is carried.
@@ -86,6 +90,7 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
       const knowledge = buildKnowledge(ctx, model);
       const forwarding = forwardOperandTrees(knowledge);
       const { mappings } = coalesce(knowledge, forwarding.locations);
+      rejections = knowledge.rejections;
       if (mappings.length === 0 && forwarding.forwards === 0) return unchanged(undefined);
       const transformed = rebuild(ctx, model, knowledge.events);
       return {
@@ -94,6 +99,7 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
         mappings,
         forwardedTrees: forwarding.trees,
         unchanged: undefined,
+        rejections,
         counters: {
           forwards: forwarding.forwards,
           reloads: 0,
