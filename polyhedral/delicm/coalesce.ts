@@ -86,7 +86,8 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
     k.rejections.push(`${location} onto ${target.location}: ${why}`);
     return false;
   };
-  const own = k.events.filter((e) => e.access.array.tupleName === location);
+  // Reads reloaded from an array element already have their value: not the location's any more.
+  const own = k.events.filter((e) => e.access.array.tupleName === location && e.location === location);
   const ownWrites = own.filter((e) => e.kind === 'write');
   const ownReads = own.filter((e) => e.kind === 'read');
   if (ownWrites.length === 0) return reject('the scalar is never written in the SCoP');

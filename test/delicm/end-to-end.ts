@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildKernel, compileKernelToIr, findKernel, runKernel } from '../support/kernels';
-import { repoRoot, runOk, tempDir } from '../support/tools';
+import { compileToIr, repoRoot, runOk, tempDir } from '../support/tools';
 import { O3, delicmKernel } from './support';
 
 const tsopt = path.join(repoRoot, 'bin', 'tsopt.js');
@@ -18,7 +18,7 @@ export interface E2eScop {
   notVersioned?: string;
   fastPathFrom?: 'delicm' | 'model';
   fastPathParallelLoops?: number;
-  delicm?: { scalarWritesAfter: number; mappings: string[] };
+  delicm?: { forwards: number; reloads: number; scalarWritesBefore: number; scalarWritesAfter: number; mappings: string[] };
 }
 
 export interface E2eBuild {
@@ -26,18 +26,29 @@ export interface E2eBuild {
   readonly text: string;
   readonly scops: (fn: string) => E2eScop[];
   readonly exe: string;
+  /** The pipeline's statistics (`delicm.mapped-scalars`, ...). */
+  readonly stats: Record<string, number>;
 }
 
 /** Builds kernel `name` through tsopt with `passes`, in `work`. */
 export function buildThrough(name: string, passes: string, work: string, libs: readonly string[]): E2eBuild {
+  return buildBitcodeThrough(compileKernelToIr(name, O3), name, passes, work, libs);
+}
+
+/** Builds a C file of fixtures/ (a program without arguments or libraries) through tsopt with `passes`, in `work`. */
+export function buildFixtureThrough(file: string, passes: string, work: string): E2eBuild {
+  return buildBitcodeThrough(compileToIr(path.join(__dirname, 'fixtures', file), O3), path.basename(file, '.c'), passes, work, []);
+}
+
+function buildBitcodeThrough(bitcode: Buffer, name: string, passes: string, work: string, libs: readonly string[]): E2eBuild {
   const stem = path.join(work, `${name}.${passes.replace(/\W/g, '_')}`);
   const report = `${stem}.json`;
-  const text = runOk('node', [tsopt, `--passes=${passes}`, '--verify-each', '--no-post', '-S', `--report=${report}`], compileKernelToIr(name, O3)).toString();
+  const text = runOk('node', [tsopt, `--passes=${passes}`, '--verify-each', '--no-post', '-S', `--report=${report}`], bitcode).toString();
   const optimized = runOk('node', [tsopt, '--passes=none'], text);
   runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', `${stem}.o`], optimized);
   runOk('clang-14', [`${stem}.o`, '-o', stem, ...libs]);
-  const r = JSON.parse(fs.readFileSync(report, 'utf8')) as { functions: { name: string; scops: E2eScop[] }[] };
-  return { text, exe: stem, scops: (fn) => r.functions.find((f) => f.name === fn)?.scops ?? [] };
+  const r = JSON.parse(fs.readFileSync(report, 'utf8')) as { functions: { name: string; scops: E2eScop[] }[]; pipeline: { stats: Record<string, number> } };
+  return { text, exe: stem, scops: (fn) => r.functions.find((f) => f.name === fn)?.scops ?? [], stats: r.pipeline.stats };
 }
 
 /** The text of function `fn` in printed IR. */
