@@ -119,7 +119,9 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
       continue;
     }
     // { WriteTag[..] -> TargetTag[..] }: target instances in the same iterations of the loops both are in
-    const sameIterations = unionOf(ctx, stores.map((t) => ctx.unionMap(sameIterationsText(w, t))));
+    // Only stores in a loop nest with the write (one's loops around the other's): a store of another
+    // nest holds one element for every iteration of the write's loops (gemver's x[0] after x[i]'s loop).
+    const sameIterations = unionOf(ctx, stores.filter((t) => nested(w, t)).map((t) => ctx.unionMap(sameIterationsText(w, t))));
     const at = w.time.toUnionMap();
     // The target store of the same statement instance or the first one after the write ...
     const next = at.applyRange(k.notBeforeInstance).intersect(sameIterations.applyRange(targetTime)).lexmin();
@@ -263,6 +265,13 @@ function liveOut(ctx: Ctx, k: Knowledge, array: string, originalWrites: readonly
   const result = { end, value };
   k.liveOut.set(array, result);
   return result;
+}
+
+/** Whether the loops around one of the two statements are (outermost first) the loops around the other's. */
+function nested(w: AccessEvent, target: AccessEvent): boolean {
+  const a = w.statement.loops;
+  const b = target.statement.loops;
+  return a.slice(0, b.length).every((l, d) => l === b[d]) || b.slice(0, a.length).every((l, d) => l === a[d]);
 }
 
 /** { WriteTag[i..] -> TargetTag[j..] : i and j agree on the loops around both statements } */
