@@ -16,6 +16,7 @@ import type { PipelineResult } from '../passes/pipeline';
 import { buildReport, formatReport, type ReportFunction, type ReportScop, type TsoptReport } from '../passes/report';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { defaultMaxOperations } from '../polyhedral/build';
+import { defaultScopMaxOperations } from '../polyhedral/budget';
 import { defaultDelicmMaxOperations, type DelicmScopResult } from '../polyhedral/delicm';
 import { TsoptError } from './errors';
 
@@ -100,10 +101,11 @@ export interface InputReport {
 export function reportInput(module: Module, am: AnalysisManager, o: ReportPassOptions): InputReport {
   // The same keys the passes use (passes/scop-passes.ts, passes/delicm.ts), so they share the cache.
   const maxOperations = countOption(o.passOptions, 'isl-max-operations', defaultMaxOperations);
-  const scops = buildReport(module, am, { maxOperations });
+  const scopMaxOperations = countOption(o.passOptions, 'scop-max-operations', defaultScopMaxOperations);
+  const scops = buildReport(module, am, { maxOperations, scopMaxOperations });
   let delicm: Map<string, readonly DelicmScopResult[]> | undefined;
   if (o.passes.includes('delicm')) {
-    const models = scopModelAnalysisWith({ maxOperations, delinearize: defaultDelinearizer });
+    const models = scopModelAnalysisWith({ maxOperations, scopMaxOperations, delinearize: defaultDelinearizer });
     const analysis = delicmAnalysisFor(models, countOption(o.passOptions, 'delicm-max-operations', defaultDelicmMaxOperations));
     delicm = new Map(module.functions.filter((fn) => !fn.isDeclaration).map((fn) => [fn.name, am.get(analysis, fn).scops] as const));
   }

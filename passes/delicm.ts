@@ -9,17 +9,16 @@
 // (`--passes=delicm,versioning`) as long as no pass in between changed the IR (which
 // drops them). print<delicm> and the report compute the same analysis but apply nothing.
 import { type IrFunction, type Module, printInstruction } from '../ir';
-import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm } from '../polyhedral/delicm';
-import type { FunctionScopModels } from '../polyhedral/model';
+import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import { printDependences, printScopModel } from '../polyhedral/print';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { nonNegativeIntegerOption } from './pass';
-import { maxOperationsFrom, maxOperationsOption } from './scop-passes';
+import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 
 export const delicmMaxOperationsOption: PassOption = {
   name: 'delicm-max-operations',
-  description: `isl operations DeLICM may spend per SCoP; past it the SCoP stays unchanged and the report says why (default ${defaultDelicmMaxOperations}, 0 = no limit)`,
+  description: `isl operations DeLICM may spend per SCoP, a step of --scop-max-operations; past it the SCoP stays unchanged and the report says why (default ${defaultDelicmMaxOperations}, 0 = no limit)`,
 };
 
 /** DeLICM's results for one function, one per model, in the models' order. */
@@ -32,7 +31,7 @@ export interface FunctionDelicm {
 export function delicmAnalysisFor(models: AnalysisKey<FunctionScopModels>, maxOperations = defaultDelicmMaxOperations): AnalysisKey<FunctionDelicm> {
   return {
     name: `delicm(${models.name},max-ops=${maxOperations})`,
-    compute: (fn, am) => ({ function: fn, scops: am.get(models, fn).models.map((m) => runDelicm(m, { maxOperations })) }),
+    compute: (fn, am) => ({ function: fn, scops: am.get(models, fn).models.map((m) => delicmWithinBudget(m, maxOperations)) }),
   };
 }
 
@@ -46,13 +45,20 @@ export function appliedDelicm(ctx: PassContext, fn: IrFunction): FunctionDelicm 
   return ctx.am.getCached(appliedKey(analysisFrom(ctx)), fn);
 }
 
+/** DeLICM spends from the SCoP's budget (polyhedral/budget.ts); its own quota bounds it within that. */
+function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResult {
+  // Under a quota runDelicm turns every isl failure into `unchanged`; the budget may bind when its own limit is 0.
+  const own = maxOperations > 0 ? maxOperations : 0xffff_ffff;
+  const r = m.budget.run(m.ctx, 'delicm', maxOperations, () => runDelicm(m, { maxOperations: own }));
+  return m.budget.exhaustedBy === 'delicm' ? { ...r, unchanged: m.budget.reason() } : r;
+}
+
 function delicmMaxOperationsFrom(ctx: PassContext): number {
   return nonNegativeIntegerOption(ctx, delicmMaxOperationsOption, defaultDelicmMaxOperations);
 }
 
 function analysisFrom(ctx: PassContext): AnalysisKey<FunctionDelicm> {
-  const models = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
-  return delicmAnalysisFor(models, delicmMaxOperationsFrom(ctx));
+  return delicmAnalysisFor(modelAnalysisFrom(ctx), delicmMaxOperationsFrom(ctx));
 }
 
 function count(ctx: PassContext, name: string, n: number): void {
@@ -62,7 +68,7 @@ function count(ctx: PassContext, name: string, n: number): void {
 export const delicmPass: ModulePass = {
   name: 'delicm',
   description: 'DeLICM: map scalars and PHIs onto array elements whose content is not needed meanwhile, removing scalar dependences; a later versioning generates its fast path from the result (--passes=delicm,versioning) unless a pass in between changed the IR',
-  options: [maxOperationsOption, delicmMaxOperationsOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, delicmMaxOperationsOption],
   run(module: Module, ctx: PassContext) {
     const analysis = analysisFrom(ctx);
     for (const fn of module.functions) {
@@ -102,7 +108,7 @@ export function printDelicm(r: DelicmScopResult): string {
 export const printDelicmPass: ModulePass = {
   name: 'print<delicm>',
   description: 'print what DeLICM did to each SCoP: counters, mappings, the transformed model and its dependences',
-  options: [maxOperationsOption, delicmMaxOperationsOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, delicmMaxOperationsOption],
   run(module: Module, ctx: PassContext) {
     const analysis = analysisFrom(ctx);
     for (const fn of module.functions) {

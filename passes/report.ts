@@ -79,6 +79,8 @@ export interface TsoptReport {
 export interface ReportOptions {
   /** isl operations per SCoP (`--isl-max-operations`). */
   readonly maxOperations?: number;
+  /** The SCoP's isl budget over all steps (`--scop-max-operations`, polyhedral/budget.ts). */
+  readonly scopMaxOperations?: number;
   /** Default: delinearization as in issue 5; `false` keeps flat arrays flat. */
   readonly delinearize?: Delinearizer | false;
   /**
@@ -177,7 +179,7 @@ export function reportFunction(fn: IrFunction, models: FunctionScopModels, optio
 
 export function buildReport(module: Module, am: FunctionAnalysisManager, options: ReportOptions = {}): TsoptReport {
   const delinearize = options.delinearize === false ? undefined : (options.delinearize ?? defaultDelinearizer);
-  const analysis = scopModelAnalysisWith({ maxOperations: options.maxOperations ?? defaultMaxOperations, delinearize });
+  const analysis = scopModelAnalysisWith({ maxOperations: options.maxOperations ?? defaultMaxOperations, scopMaxOperations: options.scopMaxOperations, delinearize });
   return {
     functions: module.functions.filter((fn) => !fn.isDeclaration).map((fn) => {
       // The model used the shared delinearization exactly when `delinearize` is the default.

@@ -4,29 +4,53 @@
 // change nothing. The registry lists `scopPasses`.
 import type { Module } from '../ir';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
-import { defaultMaxOperations } from '../polyhedral/build';
-import type { ScopModel } from '../polyhedral/model';
+import { type ModelOptions, defaultMaxOperations } from '../polyhedral/build';
+import { defaultScopMaxOperations } from '../polyhedral/budget';
+import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import { printDependences, printFunctionModels, printScopModel } from '../polyhedral/print';
-import type { ModulePass, PassContext, PassOption } from './pass';
+import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { nonNegativeIntegerOption } from './pass';
 
 /** `--isl-max-operations=N`: isl operations allowed per SCoP while modelling it (0: no limit). */
 export const maxOperationsOption: PassOption = {
   name: 'isl-max-operations',
-  description: `isl operations allowed per SCoP for the model and its dependences; past it the SCoP is dropped with a reason (default ${defaultMaxOperations}, 0 = no limit)`,
+  description: `isl operations allowed per SCoP for the model and its dependences, a step of --scop-max-operations; past it the SCoP is dropped with a reason (default ${defaultMaxOperations}, 0 = no limit)`,
+};
+
+/** `--scop-max-operations=N`: the SCoP's one isl budget over every step (polyhedral/budget.ts). */
+export const scopMaxOperationsOption: PassOption = {
+  name: 'scop-max-operations',
+  description:
+    'isl operations per SCoP over all its steps together: delinearization, model, dependences, DeLICM, run-time check and AST; ' +
+    'past it the SCoP is left as it was and the report says which step ran out, and islOperations what each SCoP spent ' +
+    `(default ${defaultScopMaxOperations}, 0 = no limit; --isl-max-operations, --delicm-max-operations and --codegen-max-operations bound single steps within it)`,
 };
 
 export function maxOperationsFrom(ctx: PassContext): number {
   return nonNegativeIntegerOption(ctx, maxOperationsOption, defaultMaxOperations);
 }
 
+/** The model's options as the passes' command line gives them (the report reads the same, cli/report.ts). */
+export function modelOptionsFrom(ctx: PassContext): ModelOptions {
+  return {
+    maxOperations: maxOperationsFrom(ctx),
+    scopMaxOperations: nonNegativeIntegerOption(ctx, scopMaxOperationsOption, defaultScopMaxOperations),
+    delinearize: defaultDelinearizer,
+  };
+}
+
+/** The model analysis the passes share, keyed by their options. */
+export function modelAnalysisFrom(ctx: PassContext): AnalysisKey<FunctionScopModels> {
+  return scopModelAnalysisWith(modelOptionsFrom(ctx));
+}
+
 function printerPass(name: string, description: string, body: (m: ScopModel) => string): ModulePass {
   return {
     name,
     description,
-    options: [maxOperationsOption],
+    options: [maxOperationsOption, scopMaxOperationsOption],
     run(module: Module, ctx: PassContext) {
-      const analysis = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
+      const analysis = modelAnalysisFrom(ctx);
       for (const fn of module.functions) {
         if (fn.isDeclaration) continue;
         const models = ctx.am.get(analysis, fn);

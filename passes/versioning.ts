@@ -25,7 +25,7 @@ import {
 } from '../ir';
 import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
 import { ScevKind, type ScevLoop } from './analysis/scev';
-import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
+import { islSpending } from '../polyhedral/budget';
 import type { FunctionScopModels, ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { conjunction } from './report';
 import { AstExprEmitter } from './codegen/ast-expr';
@@ -40,7 +40,7 @@ import { emitParts, sizeValue } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { nonNegativeIntegerOption } from './pass';
-import { maxOperationsFrom, maxOperationsOption } from './scop-passes';
+import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 
 export const rtcStatsOption: PassOption = {
   name: 'rtc-stats',
@@ -52,7 +52,7 @@ export const maxAliasPairsOption: PassOption = {
 };
 export const codegenMaxOperationsOption: PassOption = {
   name: 'codegen-max-operations',
-  description: 'isl operations allowed per SCoP for the check and the AST (default 1000000, 0 = no limit)',
+  description: 'isl operations allowed per SCoP for the check and the AST, a step of --scop-max-operations (default 1000000, 0 = no limit)',
 };
 
 /** What versioning did to one SCoP (the report's per-SCoP fields). */
@@ -150,11 +150,12 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   const problem = wiringProblem(original, region);
   if (problem) throw new NotVersioned(problem);
   const isl = model.ctx;
+  if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
   let parts: CheckPart[];
   let ast: AstNodeTree;
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
   try {
-    [parts, ast, mapped] = isl.withMaxOperations(o.maxOperations, () =>
+    [parts, ast, mapped] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
         // { Stmt_S[i...] -> [t0, ..., t2D] } restricted to the domains: the original order.
@@ -164,6 +165,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
       }),
     );
   } catch (e) {
+    if (e instanceof IslError && model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
     if (e instanceof IslQuotaError) throw new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);
     if (e instanceof CheckTooLargeError) throw new NotVersioned(e.message);
     if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
@@ -401,9 +403,9 @@ function undo(blocks: readonly BasicBlock[]): void {
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
-  options: [maxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption],
   run(module: Module, ctx: PassContext) {
-    const analysis = scopModelAnalysisWith({ maxOperations: maxOperationsFrom(ctx), delinearize: defaultDelinearizer });
+    const analysis = modelAnalysisFrom(ctx);
     const wantStats = ctx.options.has(rtcStatsOption.name) && ctx.options.get(rtcStatsOption.name) !== 'false';
     const o: VersioningOptions = {
       maxOperations: nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000),
@@ -424,7 +426,9 @@ export const versioningPass: ModulePass = {
           ctx.stats.set('versioned', (ctx.stats.get('versioned') ?? 0) + 1);
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location: model.location,
-            fields: { versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, fastPathFrom: source.from },
+            fields: {
+              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, fastPathFrom: source.from, ...islSpending(model),
+            },
           });
           ctx.remarks.push({
             pass: 'versioning', kind: 'applied', function: fn.name, location: model.location,
@@ -433,7 +437,7 @@ export const versioningPass: ModulePass = {
         } catch (e) {
           if (!(e instanceof NotVersioned)) throw e;
           ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
-          ctx.scopResults.push({ pass: 'versioning', function: fn.name, location: model.location, fields: { versioned: false, notVersioned: e.message } });
+          ctx.scopResults.push({ pass: 'versioning', function: fn.name, location: model.location, fields: { versioned: false, notVersioned: e.message, ...islSpending(model) } });
           ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location: model.location, message: `SCoP left as it was: ${e.message}` });
         }
       }

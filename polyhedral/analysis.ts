@@ -7,7 +7,8 @@ import type { ScopRejection } from '../passes/analysis/scop-detection-types';
 import { scopDetectionAnalysis } from '../passes/analysis/scop-detection';
 import { scalarEvolutionAnalysis } from '../passes/analysis/scalar-evolution';
 import { type Delinearizer, type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
-import { sharedDelinearizer } from './delinearization/analysis';
+import { ScopBudget, defaultScopMaxOperations } from './budget';
+import { scopDelinearization, sharedDelinearizer } from './delinearization/analysis';
 import type { FunctionScopModels, ScopModel } from './model';
 
 /** Builds the models of every SCoP detection found in `fn`. */
@@ -18,9 +19,17 @@ export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager,
   const models: ScopModel[] = [];
   const rejections: ScopRejection[] = [...detection.rejections];
   const hook = options.delinearize;
-  const withManager: ModelOptions = hook ? { ...options, delinearize: (scop) => hook(scop, am) } : options;
   for (const scop of detection.scops) {
-    const built = buildScopModel(ctx, fn.parent, fn, scop, withManager, se.factsAt(scop.entry));
+    // One budget per SCoP, carried by its model to DeLICM and versioning.
+    const budget = new ScopBudget(options.scopMaxOperations ?? defaultScopMaxOperations);
+    const delinearize: Delinearizer | undefined = hook && ((s) => {
+      const shapes = hook(s, am);
+      // The shared delinearization ran in its own context under its own quotas; charge what it spent.
+      const spent = scopDelinearization(s, am)?.islOperations;
+      if (spent !== undefined) budget.charge('delinearization', spent);
+      return shapes;
+    });
+    const built = buildScopModel(ctx, fn.parent, fn, scop, { ...options, delinearize }, se.factsAt(scop.entry), budget);
     if ('statements' in built) models.push(built);
     else rejections.push(built);
   }
@@ -30,8 +39,9 @@ export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager,
 /** The model analysis with a given quota and delinearizer (the passes make one from their options). */
 export function scopModelAnalysisWith(options: ModelOptions): AnalysisKey<FunctionScopModels> {
   // The manager caches by name: models built under different options must not share an entry.
-  const standard = options.maxOperations === defaultMaxOperations && options.delinearize === defaultDelinearizer;
-  const name = standard ? 'scop-model' : `scop-model(max-ops=${options.maxOperations}${options.delinearize ? ',delinearized' : ''})`;
+  const scopMaxOperations = options.scopMaxOperations ?? defaultScopMaxOperations;
+  const standard = options.maxOperations === defaultMaxOperations && scopMaxOperations === defaultScopMaxOperations && options.delinearize === defaultDelinearizer;
+  const name = standard ? 'scop-model' : `scop-model(max-ops=${options.maxOperations},scop-max-ops=${scopMaxOperations}${options.delinearize ? ',delinearized' : ''})`;
   return { name, compute: (fn, am) => buildFunctionModels(fn, am, options) };
 }
 

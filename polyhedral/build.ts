@@ -14,14 +14,17 @@ import { computeAssumptions } from './assumptions';
 import { type Delinearizer, type EntryFacts, type ScopText, ModelError, describeScop } from './describe';
 import { computeDependences } from './dependences';
 import type { ScopAccess, ScopModel, ScopStatementModel } from './model';
+import { ScopBudget, defaultScopMaxOperations } from './budget';
 
 export type { ArrayShape, Delinearizer, EntryFacts } from './describe';
 export { ModelError } from './describe';
 export { setToC } from './assumptions';
 
 export interface ModelOptions {
-  /** isl operations allowed per SCoP (model and dependences); past it the SCoP is dropped. */
+  /** isl operations allowed per SCoP for the model and its dependences; past it the SCoP is dropped. */
   readonly maxOperations: number;
+  /** isl operations per SCoP over every step, model to AST (`ScopBudget`); default `defaultScopMaxOperations`, 0 = no limit. */
+  readonly scopMaxOperations?: number;
   readonly delinearize?: Delinearizer;
 }
 
@@ -34,12 +37,19 @@ export interface ModelOptions {
 export const defaultMaxOperations = 10_000_000;
 
 /** Builds the model of `scop`, or returns why not (quota, non-affine expression). */
-export function buildScopModel(ctx: Ctx, module: Module, fn: IrFunction, scop: Scop, options: ModelOptions, entryFacts: EntryFacts = new Map()): ScopModel | ScopRejection {
+export function buildScopModel(
+  ctx: Ctx, module: Module, fn: IrFunction, scop: Scop, options: ModelOptions, entryFacts: EntryFacts = new Map(),
+  budget = new ScopBudget(options.scopMaxOperations ?? defaultScopMaxOperations),
+): ScopModel | ScopRejection {
   const reject = (cause: ScopRejection['cause'], detail: string): ScopRejection => ({ cause, location: scop.location, detail, entry: scop.entry, exit: scop.exit });
   try {
     const text = describeScop(module, fn, scop, options, entryFacts);
-    return ctx.withMaxOperations(options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text)));
+    const model = budget.run(ctx, 'model', options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text, budget)));
+    // A step may swallow its quota error and give a weaker result (delinearization does).
+    if (budget.exhaustedBy) return reject('other', budget.reason());
+    return model;
   } catch (e) {
+    if (e instanceof IslError && budget.exhaustedBy) return reject('other', budget.reason());
     if (e instanceof IslQuotaError) return reject('other', `isl operations quota (${options.maxOperations}) exceeded while modelling the SCoP`);
     // Past the quota some isl functions fail with a different error (the parser says
     // "syntax error"): under a quota, any isl failure drops the SCoP with isl's words.
@@ -53,7 +63,7 @@ export function buildScopModel(ctx: Ctx, module: Module, fn: IrFunction, scop: S
 }
 
 /** Phase two: isl reads the text, computes assumptions and dependences. */
-function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText): ScopModel {
+function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: ScopBudget): ScopModel {
   const p = t.paramPrefix;
   // [params] -> { : ranges of the parameters' types, and what the guards before the SCoP say }
   const context = ctx.set(t.context);
@@ -98,12 +108,12 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText): ScopMod
   let assumedContext = context;
   for (const a of assumptions) assumedContext = assumedContext.intersect(a.set);
 
-  const dependences = computeDependences(ctx, {
+  const dependences = budget.run(ctx, 'dependences', 0, () => computeDependences(ctx, {
     statements,
     loops: scop.loops,
     schedule,
     assumedContext,
-  });
+  }));
 
   const model: ScopModel = {
     function: fn,
@@ -126,6 +136,7 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText): ScopMod
     assumedContext,
     dependences,
     ctx,
+    budget,
   };
   keepAll(model);
   return model;

@@ -38,6 +38,7 @@ import type { Ctx, Set as IslSet, Map as IslMap, UnionSet, UnionMap } from 'isl-
 import type { BasicBlock, Instruction, IrFunction, Value } from '../ir';
 import type { Scop, ScopLoop, ScopRejection, ScopScalarAccess } from '../passes/analysis/scop-detection-types';
 import type { IndexExpression, Parameter } from './affine';
+import type { ScopBudget } from './budget';
 
 export type ArrayKind = 'array' | 'value' | 'phi';
 
@@ -156,6 +157,8 @@ export interface ScopModel {
   readonly dependences: Dependences;
   /** The isl context owning every object above. */
   readonly ctx: Ctx;
+  /** The SCoP's isl budget: what building the model spent, and what later steps (DeLICM, versioning) may spend. */
+  readonly budget: ScopBudget;
 }
 
 /** The models of one function, and the SCoPs detection found that the model dropped (quota, non-affine...). */

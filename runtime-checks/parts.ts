@@ -47,6 +47,11 @@ function accessRange(model: ScopModel, array: ScopArray, build: AstBuild): Acces
       touched = touched ? touched.union(range) : range;
     }
   }
+  // Only where the assumptions hold: the range is and-ed with them in the one check. Without
+  // them, 32-bit unsigned subscripts stay modulo 2^32 (detect-unsigned's in[i + k]), and
+  // their lexmin/lexmax costs millions of isl operations and seconds in big-integer
+  // arithmetic; with them the modulo vanishes (22,000 operations, 50 ms).
+  if (touched) touched = touched.intersectParams(model.assumedContext);
   if (!touched || touched.isEmpty()) return undefined;
   const n = touched.tupleDim();
   let lo: PwMultiAff; // [params] -> MemRef_A[o0, ...] (first element)

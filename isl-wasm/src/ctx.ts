@@ -72,8 +72,23 @@ const OPTIONS: { [K in keyof (IslSwitches & IslNumbers)]: [Setter, Getter] } = {
 /** `isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE)`: errors are reported, never printed or aborted on. */
 const ISL_ON_ERROR_CONTINUE = 1;
 const COMPACT_MIN = 256;
+/** isl's counters are C `unsigned long`: 32 bits in wasm32. */
+const MAX_ULONG = 0xffff_ffff;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
+
+/**
+ * isl's quota does not count the allocations of its big-integer library, which can be
+ * nearly all the work (seconds between two counted operations on subscripts modulo 2^32).
+ * While a quota is open, every `n` allocations isl did not count are charged to it as one
+ * operation (native/glue.c); 0 turns that off. Process-wide; the default is 4.
+ */
+export function chargeIslAllocations(n: number): void {
+  islModule()._tsopt_set_allocations_per_operation(n);
+}
+
+/** The context whose quota uncounted allocations are charged to (the innermost open one). */
+let metered: Ctx | undefined;
 
 /** Bytes malloc currently has handed out in the (process-wide) wasm heap. */
 export function islHeapInUse(): number {
@@ -91,6 +106,8 @@ export class Ctx {
   /** Objects kept with keep() or made outside any scope. */
   readonly rootScope = new Scope();
   #scopes: Scope[] = [this.rootScope];
+  /** How many withMaxOperations calls are open. */
+  #quotaDepth = 0;
 
   constructor(options: IslOptions = {}) {
     this.m = islModule();
@@ -98,6 +115,11 @@ export class Ctx {
     if (this.#ptr === 0) throw new Error('isl_ctx_alloc failed');
     this.m._isl_options_set_on_error(this.#ptr, ISL_ON_ERROR_CONTINUE);
     this.setOptions(options);
+  }
+
+  /** Whether dispose() has freed this context. */
+  get disposed(): boolean {
+    return this.#ptr === 0;
   }
 
   /** @internal */
@@ -126,13 +148,24 @@ export class Ctx {
     return out as unknown as IslSwitches & IslNumbers;
   }
 
-  /** `isl_ctx_set_max_operations`; 0 means no limit. */
+  /**
+   * `isl_ctx_set_max_operations`; 0 means no limit. The limit is absolute: isl fails once
+   * `operations` reaches it. Inside withMaxOperations prefer a nested withMaxOperations.
+   */
   setMaxOperations(n: number): void {
-    this.m._isl_ctx_set_max_operations(this.ptr, n);
+    this.m._isl_ctx_set_max_operations(this.ptr, Math.min(n, MAX_ULONG));
   }
 
   get maxOperations(): number {
     return this.m._isl_ctx_get_max_operations(this.ptr) >>> 0;
+  }
+
+  /**
+   * Operations isl counted (allocations and simplex pivots) since the outermost
+   * withMaxOperations began, or since the last resetOperations().
+   */
+  get operations(): number {
+    return this.m._tsopt_ctx_operations(this.ptr) >>> 0;
   }
 
   /** `isl_ctx_reset_operations`: restart the count the quota is checked against. */
@@ -141,20 +174,39 @@ export class Ctx {
   }
 
   /**
-   * Runs fn with a quota of `maxOperations` isl operations (Polly's
-   * IslMaxOperationsGuard). Past the quota an isl call throws IslQuotaError,
-   * which lets a pass give up on one SCoP; afterwards the old quota is back
-   * and the context is usable.
+   * Runs fn with a quota of `maxOperations` isl operations (0: none of its own), like
+   * Polly's IslMaxOperationsGuard. Operations are what isl counts (its allocations and
+   * simplex pivots) plus a charge for the allocations it does not count
+   * (chargeIslAllocations). Past the quota an isl call throws IslQuotaError,
+   * which lets a pass give up on one SCoP; afterwards the enclosing quota is back and
+   * the context is usable.
+   *
+   * Quotas compose: inside another withMaxOperations the limit is the smaller of
+   * `maxOperations` and what remains of the enclosing quota, and the operations spent
+   * inside count against the enclosing one too (the count is never reset while a quota
+   * is open, so a nested call can neither reset nor extend its caller's quota). Only the
+   * outermost call restarts the count, at its start and at its end.
    */
   withMaxOperations<T>(maxOperations: number, fn: () => T): T {
-    const old = this.maxOperations;
-    this.setMaxOperations(maxOperations);
-    this.resetOperations();
+    const outermost = this.#quotaDepth === 0;
+    // Absolute limit of the enclosing quota (or of setMaxOperations), 0 = none.
+    const enclosing = this.maxOperations;
+    if (outermost) this.resetOperations();
+    let limit = maxOperations > 0 ? Math.min(this.operations + maxOperations, MAX_ULONG) : enclosing;
+    if (enclosing > 0 && limit > enclosing) limit = enclosing;
+    this.setMaxOperations(limit);
+    this.#quotaDepth++;
+    const previous = metered;
+    metered = this;
+    this.m._tsopt_meter(this.ptr);
     try {
       return fn();
     } finally {
-      this.setMaxOperations(old);
-      this.resetOperations();
+      metered = previous;
+      this.m._tsopt_meter(previous && !previous.disposed ? previous.ptr : 0);
+      this.#quotaDepth--;
+      this.setMaxOperations(enclosing);
+      if (outermost) this.resetOperations();
       this.m._isl_ctx_reset_error(this.ptr);
     }
   }
@@ -235,6 +287,10 @@ export class Ctx {
     if (this.#ptr === 0) return;
     for (let i = this.#scopes.length - 1; i >= 0; i--) this.freeScope(this.#scopes[i]);
     this.#scopes = [this.rootScope];
+    if (metered === this) {
+      metered = undefined;
+      this.m._tsopt_meter(0);
+    }
     this.m._isl_ctx_free(this.#ptr);
     this.#ptr = 0 as IslPtr<'isl_ctx'>;
   }

@@ -7,7 +7,7 @@
 // object.ts for the ownership model and ctx.ts for errors, options and the
 // operations quota.
 export * from './generated/isl';
-export { Ctx, islHeapInUse, type IslOptions, type IslSwitches, type IslNumbers } from './ctx';
+export { Ctx, chargeIslAllocations, islHeapInUse, type IslOptions, type IslSwitches, type IslNumbers } from './ctx';
 export { IslError, IslQuotaError, IslUseAfterFreeError, IslObject, type IslPtr } from './object';
 export { readAstExpr, readAstNode, formatAstExpr, type AstExprTree, type AstNodeTree, type AstOpName } from './ast';
 export {

@@ -350,7 +350,7 @@ function main() {
   }
   out.push('/** The wasm module\'s exports; pointers are branded by isl type, ownership is in each comment. */');
   out.push('export interface RawModule {');
-  out.push('  HEAPU8: Uint8Array;', '  _malloc(size: number): number;', '  _free(ptr: number): void;', '  _tsopt_heap_in_use(): number;');
+  out.push('  HEAPU8: Uint8Array;', '  _malloc(size: number): number;', '  _free(ptr: number): void;', '  _tsopt_heap_in_use(): number;', '  _tsopt_ctx_operations(ctx: IslPtr<\'isl_ctx\'>): number;', '  _tsopt_meter(ctx: IslPtr<\'isl_ctx\'> | 0): void;', '  _tsopt_set_allocations_per_operation(n: number): void;');
   for (const n of [...used].sort()) {
     const f = /** @type {CFunction} */ (functions.get(n));
     const rawType = (/** @type {CType} */ p) => {
@@ -385,7 +385,7 @@ function main() {
   }
   mkdirSync(dirname(outTs), { recursive: true });
   writeFileSync(outTs, out.join('\n'));
-  const exportsList = ['_malloc', '_free', '_tsopt_heap_in_use', ...[...used].sort().map((n) => `_${n}`)];
+  const exportsList = ['_malloc', '_free', '_tsopt_heap_in_use', '_tsopt_ctx_operations', '_tsopt_meter', '_tsopt_set_allocations_per_operation', ...[...used].sort().map((n) => `_${n}`)];
   mkdirSync(dirname(outExports), { recursive: true });
   writeFileSync(outExports, JSON.stringify(exportsList) + '\n');
   process.stdout.write(`generate.mjs: ${types.length} classes, ${used.size} isl functions exported\n`);

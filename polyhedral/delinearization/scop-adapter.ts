@@ -52,6 +52,8 @@ export interface ScopDelinearization {
   /** The same in isl's notation, undefined when statically true. */
   readonly conditionIsl: string | undefined;
   readonly status: ConditionStatus;
+  /** isl operations spent (for the SCoP's budget, polyhedral/budget.ts). */
+  readonly islOperations?: number;
 }
 
 /** What the context knows besides the parameters' types: unsigned values, and parameters standing for quasi-affine atoms. */
@@ -107,7 +109,8 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
   }
   const ctx = new Ctx();
   try {
-    return ctx.scope(() => {
+    // Counted from here, for the SCoP's budget; each step below has its own quota.
+    return ctx.withMaxOperations(0, () => ({ ...ctx.scope((): ScopDelinearization => {
       const names = params.list.map((p) => p.name);
       const cOf = new Map(params.list.map((p) => [p.name, p.c]));
       const cName = (n: string): string => cOf.get(n) ?? n;
@@ -201,7 +204,7 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
         const parts = reports.flatMap((r) => (r.shape && r.condition ? [`(${r.condition})`] : []));
         return { shapes, arrays: reports, condition: parts.length ? parts.join(' && ') : undefined, conditionIsl: undefined, status: parts.length ? 'conditional' : 'true' };
       }
-    });
+    }), islOperations: ctx.operations }));
   } finally {
     ctx.dispose();
   }
