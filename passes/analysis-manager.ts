@@ -52,6 +52,14 @@ export class AnalysisManager implements FunctionAnalysisManager {
     return entry.value as T;
   }
 
+  getCached<T>(key: AnalysisKey<T>, fn: IrFunction): T | undefined {
+    const entry = this.cache.get(fn)?.get(key.name);
+    if (!entry) return undefined;
+    this.counts.reused++;
+    this.inProgress.at(-1)?.reads.push(entry);
+    return entry.value as T;
+  }
+
   invalidate(fn: IrFunction, preserved: Preserved): void {
     if (preserved === 'all') return;
     const perFn = this.cache.get(fn);

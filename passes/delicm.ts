@@ -1,9 +1,13 @@
 // The `delicm` pass and its printer `print<delicm>` (issue 7): DeLICM on every
 // SCoP model of every function (polyhedral/delicm). The transformed models are
 // an analysis (`delicmAnalysisFor`), cached next to the models they come from,
-// for the report (`delicm` field) and for code generation, which generates the
-// fast path from `DelicmScopResult.model` (see polyhedral/delicm/index.ts for
-// how mapped accesses are to be generated). The IR is not changed here.
+// for the report (`delicm` field) and for code generation. The IR is not changed here.
+//
+// How the pipeline says "generate from DeLICM's model": the `delicm` pass leaves its
+// results cached as applied (`appliedDelicm`), as Polly's DeLICM leaves the transformed
+// Scop for its code generator. A later `versioning` generates the fast path from them
+// (`--passes=delicm,versioning`) as long as no pass in between changed the IR (which
+// drops them). print<delicm> and the report compute the same analysis but apply nothing.
 import { type IrFunction, type Module, printInstruction } from '../ir';
 import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm } from '../polyhedral/delicm';
 import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
@@ -31,6 +35,16 @@ export function delicmAnalysisFor(models: AnalysisKey<FunctionScopModels>, maxOp
   };
 }
 
+/** The key under which the `delicm` pass marks its results as applied (computed from, and dropped with, `analysis`). */
+function appliedKey(analysis: AnalysisKey<FunctionDelicm>): AnalysisKey<FunctionDelicm> {
+  return { name: `applied ${analysis.name}`, compute: (fn, am) => am.get(analysis, fn) };
+}
+
+/** DeLICM's results for `fn` if the `delicm` pass ran earlier in the pipeline and they are still valid. */
+export function appliedDelicm(ctx: PassContext, fn: IrFunction): FunctionDelicm | undefined {
+  return ctx.am.getCached(appliedKey(analysisFrom(ctx)), fn);
+}
+
 /** DeLICM spends from the SCoP's budget (polyhedral/budget.ts); its own quota bounds it within that. */
 function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResult {
   // Under a quota runDelicm turns every isl failure into `unchanged`; the budget may bind when its own limit is 0.
@@ -53,16 +67,20 @@ function count(ctx: PassContext, name: string, n: number): void {
 
 export const delicmPass: ModulePass = {
   name: 'delicm',
-  description: 'DeLICM: map scalars and PHIs onto array elements whose content is not needed meanwhile, removing scalar dependences (the fast path is generated from the result)',
+  description: 'DeLICM: map scalars and PHIs onto array elements whose content is not needed meanwhile, removing scalar dependences; a later versioning generates its fast path from the result (--passes=delicm,versioning) unless a pass in between changed the IR',
   options: [maxOperationsOption, scopMaxOperationsOption, delicmMaxOperationsOption],
   run(module: Module, ctx: PassContext) {
     const analysis = analysisFrom(ctx);
     for (const fn of module.functions) {
       if (fn.isDeclaration) continue;
-      for (const r of ctx.am.get(analysis, fn).scops) {
-        count(ctx, 'delicm.mapped-scalars', r.counters.mappedScalars);
-        count(ctx, 'delicm.mapped-phis', r.counters.mappedPhis);
-        count(ctx, 'delicm.scalar-writes-removed', r.counters.scalarWritesBefore - r.counters.scalarWritesAfter);
+      for (const r of ctx.am.get(appliedKey(analysis), fn).scops) {
+        // The host prefixes the pass's name: `delicm.mapped-scalars`.
+        count(ctx, 'mapped-scalars', r.counters.mappedScalars);
+        count(ctx, 'mapped-phis', r.counters.mappedPhis);
+        count(ctx, 'forwards', r.counters.forwards);
+        count(ctx, 'reloads', r.counters.reloads);
+        count(ctx, 'scalar-writes-removed', r.counters.scalarWritesBefore - r.counters.scalarWritesAfter);
+        if (r.rejections.length > 0) ctx.log.debug({ function: fn.name, scop: r.original.location, rejections: r.rejections }, 'DeLICM refused mappings');
         if (r.unchanged) ctx.remarks.push({ pass: 'delicm', kind: 'missed', function: fn.name, location: r.original.location, message: r.unchanged });
         else if (r.mappings.length > 0) {
           const what = r.mappings.map((m) => `${m.location} -> ${m.target}`).join(', ');

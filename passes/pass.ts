@@ -19,6 +19,8 @@ export interface AnalysisKey<T> {
 export interface FunctionAnalysisManager {
   /** The cached result of `key` for `fn`, computing it first if needed. */
   get<T>(key: AnalysisKey<T>, fn: IrFunction): T;
+  /** The cached result of `key` for `fn`, never computing it (LLVM's getCachedResult): what an earlier pass left valid. */
+  getCached<T>(key: AnalysisKey<T>, fn: IrFunction): T | undefined;
   /** Drops every cached result for `fn` that `preserved` does not name. */
   invalidate(fn: IrFunction, preserved: Preserved): void;
 }

@@ -10,6 +10,9 @@
 // scopes for the distinct arrays and `llvm.loop.parallel_accesses` on loops the model
 // shows carry no dependence, so opt-14's vectorizers can make SIMD code of it.
 // Scalars crossing statements go through stack slots (see codegen/block-generator.ts).
+// When the `delicm` pass ran before (`--passes=delicm,versioning`), the check, the dependences
+// (parallel loops) and the fast path come from DeLICM's transformed model instead: its mapped
+// scalars live in array elements (codegen/mapped-accesses.ts) and need no slot.
 // A SCoP is left as it was, with a `missed` remark and a `notVersioned` report field saying
 // why, when: isl exceeds its operations quota; the check would compare too many pairs or an
 // accessed range has no bound; a value computed in the SCoP is used after it (not handled
@@ -24,18 +27,20 @@ import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar
 import { ScevKind, type ScevLoop } from './analysis/scev';
 import { outerIterations } from './codegen/outer-iteration';
 import { islSpending } from '../polyhedral/budget';
-import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
+import type { FunctionScopModels, ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { conjunction } from './report';
 import { AstExprEmitter } from './codegen/ast-expr';
 import { AstToIr, statementCalls } from './codegen/ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './codegen/block-generator';
 import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './codegen/live-outs';
+import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './codegen/mapped-accesses';
+import { appliedDelicm } from './delicm';
 import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
-import { emitParts } from '../runtime-checks/emit';
+import { emitParts, sizeValue } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
-import type { ModulePass, PassContext, PassOption } from './pass';
+import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 
@@ -120,23 +125,38 @@ interface VersioningOptions {
   readonly stats: RtcStats | undefined;
 }
 
-function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: ScalarEvolution, index: number, o: VersioningOptions, ctx: PassContext): VersionedScop {
+/** A SCoP's model to generate from (DeLICM's when it applies) and the model of the code as it is. */
+interface ScopSource {
+  readonly model: ScopModel;
+  readonly original: ScopModel;
+  readonly from: 'delicm' | 'model';
+}
+
+/** The models of `fn`'s SCoPs, DeLICM's results when the `delicm` pass ran before and they are still valid. */
+function scopSources(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>): ScopSource[] {
+  const delicm = appliedDelicm(ctx, fn);
+  if (delicm) return delicm.scops.map((r) => ({ model: r.model, original: r.original, from: 'delicm' }));
+  return ctx.am.get(analysis, fn).models.map((m) => ({ model: m, original: m, from: 'model' }));
+}
+
+function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSource, se: ScalarEvolution, index: number, o: VersioningOptions, ctx: PassContext): VersionedScop {
   const region = new Set(model.scop.blocks);
-  const problem = wiringProblem(model, region);
+  const problem = wiringProblem(original, region);
   if (problem) throw new NotVersioned(problem);
   const liveOuts = liveOutsOrRefuse(model, region, se);
   const isl = model.ctx;
   if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
   let parts: CheckPart[];
   let ast: AstNodeTree;
+  let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
   try {
-    [parts, ast] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
+    [parts, ast, mapped] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
         // { Stmt_S[i...] -> [t0, ..., t2D] } restricted to the domains: the original order.
         const schedule = model.schedule.intersectDomain(model.domains);
         const tree = readAstNode(AstBuild.fromContext(model.context).nodeFromScheduleMap(schedule));
-        return [p, tree] as const;
+        return [p, tree, planMappedAccesses(model)] as const;
       }),
     );
   } catch (e) {
@@ -144,6 +164,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     if (e instanceof IslQuotaError) throw new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);
     if (e instanceof CheckTooLargeError) throw new NotVersioned(e.message);
     if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
+    if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
     throw e;
   }
 
@@ -200,6 +221,7 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     };
     // Parameters for the fast path are computed in the check block (it dominates the fast path).
     for (const p of model.parameters) lookup64(p.name);
+    const mappedSizes = mappedArraySizes(mapped, (size) => b.trunc(sizeValue(size, inCheck, b), intType(64)));
 
     // The fast path.
     const md = new MetadataTable(module);
@@ -215,6 +237,13 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
     const slots = scalarSlots(fn, model, region, fb0(fastEntry));
     createdSlots = [...slots.values()];
     let enclosingGroups: string[] = [];
+    const decorateAccess = (copy: Instruction, array: ScopArray): void => {
+      copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!]) });
+      const others = arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!);
+      if (others.length > 0) copy.metadata.push({ name: 'noalias', ref: md.list(others) });
+      if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
+      else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
+    };
     const fb = new IrBuilder(fastEntry);
     const gen = new AstToIr(fb, {
       parameter: lookup64,
@@ -227,14 +256,11 @@ function versionScop(module: Module, fn: IrFunction, model: ScopModel, se: Scala
           module, se, regionBlocks: region,
           decorate: (copy, original) => {
             const array = arrayOfInst.get(original);
-            if (!array) return;
-            copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!]) });
-            const others = arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!);
-            if (others.length > 0) copy.metadata.push({ name: 'noalias', ref: md.list(others) });
-            if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
-            else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
+            if (array) decorateAccess(copy, array);
           },
-        }, st.block, iterations, builder, statementScalars(st, slots));
+        }, st.block, iterations, builder, statementScalars(st, slots, mappedAccessHooks(mapped.get(st) ?? [], args, {
+          parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess, newBlock: (n) => gen.newBlock(n), regionBlocks: region,
+        })));
       },
       loop: (loop) => {
         const g = groups.get(loop.node);
@@ -340,10 +366,22 @@ function scalarSlots(fn: IrFunction, model: ScopModel, region: ReadonlySet<Basic
   return slots;
 }
 
-function statementScalars(st: ScopStatementModel, slots: ReadonlyMap<ScopArray, Instruction>): StatementScalars {
+/** The sizes (i64, from `size`) of the arrays some mapped access goes to. */
+function mappedArraySizes(plans: ReadonlyMap<ScopStatementModel, readonly MappedAccessPlan[]>, size: (e: ScopArray['sizes'][number]) => Value): Map<ScopArray, Value[]> {
+  const sizes = new Map<ScopArray, Value[]>();
+  for (const plan of [...plans.values()].flat()) {
+    const array = plan.access.array;
+    if (!sizes.has(array)) sizes.set(array, array.sizes.map(size));
+  }
+  return sizes;
+}
+
+/** The statement's scalars: slot reads and writes, and DeLICM's mapped accesses (`mapped`, loads and stores of array elements). */
+function statementScalars(st: ScopStatementModel, slots: ReadonlyMap<ScopArray, Instruction>, mapped: Pick<StatementScalars, 'atStart' | 'atEnd'>): StatementScalars {
   const reads = new Map<Value, Instruction>();
   const writes: { slot: Instruction; value: Value }[] = [];
   for (const acc of st.accesses) {
+    // Mapped scalars (array.kind === 'array') are `mapped`'s.
     if (acc.array.kind === 'array' || !acc.scalar) continue;
     const slot = slots.get(acc.array)!;
     if (acc.kind === 'read') reads.set(acc.scalar.value, slot);
@@ -352,7 +390,7 @@ function statementScalars(st: ScopStatementModel, slots: ReadonlyMap<ScopArray, 
       writes.push({ slot, value: acc.scalar.incoming });
     } else writes.push({ slot, value: acc.scalar.value });
   }
-  return { reads, writes };
+  return { reads, writes, ...mapped };
 }
 
 /** Removes blocks made for a SCoP whose fast path could not be generated. */
@@ -363,7 +401,7 @@ function undo(blocks: readonly BasicBlock[]): void {
 
 export const versioningPass: ModulePass = {
   name: 'versioning',
-  description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original',
+  description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
@@ -377,17 +415,19 @@ export const versioningPass: ModulePass = {
     let changed = false;
     const functions = module.functions.filter((f) => !f.isDeclaration);
     for (const fn of functions) {
-      const models = ctx.am.get(analysis, fn);
       const se = ctx.am.get(scalarEvolutionAnalysis, fn);
-      for (const model of models.models) {
+      for (const source of scopSources(ctx, fn, analysis)) {
+        const { model } = source;
         const k = index++;
         try {
-          const v = versionScop(module, fn, model, se, k, o, ctx);
+          const v = versionScop(module, fn, source, se, k, o, ctx);
           changed = true;
           ctx.stats.set('versioned', (ctx.stats.get('versioned') ?? 0) + 1);
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location: model.location,
-            fields: { versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, ...islSpending(model) },
+            fields: {
+              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, fastPathFrom: source.from, ...islSpending(model),
+            },
           });
           ctx.remarks.push({
             pass: 'versioning', kind: 'applied', function: fn.name, location: model.location,

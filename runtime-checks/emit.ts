@@ -22,7 +22,7 @@ export interface EmittedPart {
   readonly value: Value;
 }
 
-function sizeValue(e: IndexExpression, x: ScevExpander, b: IrBuilder): Value {
+export function sizeValue(e: IndexExpression, x: ScevExpander, b: IrBuilder): Value {
   if (!isPolynomial(e)) return x.exact(e);
   if (e.opaque.length > 0) throw new NotExpandableError('an array size with opaque terms');
   let sum: Value = constInt(i128, 0);

@@ -37,7 +37,8 @@ export class AstToIr {
     this.last = b.insertBlock!;
   }
 
-  private newBlock(name: string): BasicBlock {
+  /** A new block of the generated code, after the last one made (statements use it for conditional code). */
+  newBlock(name: string): BasicBlock {
     const block = insertBlockAfter(this.last, createBlock(`${this.prefix}.${name}`));
     this.last = block;
     this.blocks.push(block);

@@ -7,7 +7,9 @@
 //   - pure instructions of other SCoP blocks (address arithmetic) cloned in place.
 // Scalars the model knows (values defined in one statement and used in another, PHIs) go
 // through memory, as Polly demotes them: each has a stack slot; a read loads it where the
-// value is first needed, writes store to it after the statement's instructions.
+// value is first needed, writes store to it after the statement's instructions. Scalars DeLICM
+// mapped onto array elements live there instead (see mapped-accesses.ts); operand trees it
+// forwarded are recomputed like address arithmetic, by copying their pure instructions.
 // Anything else crossing statements (a load or a non-synthesizable PHI of another block,
 // not in the model) throws `UnsupportedCodeError` and the caller leaves the SCoP as it was.
 import {
@@ -44,6 +46,10 @@ export interface StatementScalars {
   readonly reads: ReadonlyMap<Value, Instruction>;
   /** After the statement: store (the copy of) `value` to `slot`. */
   readonly writes: readonly { readonly slot: Instruction; readonly value: Value }[];
+  /** Before the statement's instructions: values that stand for scalars (DeLICM's mapped reads, codegen/mapped-accesses.ts). */
+  readonly atStart?: (b: IrBuilder) => ReadonlyMap<Value, Value>;
+  /** After the slot writes, given the copy's value of an original value (DeLICM's mapped writes). */
+  readonly atEnd?: (b: IrBuilder, valueOf: (v: Value) => Value) => void;
 }
 
 export function copyStatement(
@@ -118,6 +124,7 @@ export function copyStatement(
     return c;
   };
 
+  for (const [original, value] of scalars.atStart?.(b) ?? []) map.set(original, value);
   // Program order, loads included: a load must not move past a store of the same statement.
   for (const inst of block.instructions) {
     if (inst.opcode === 'phi' || inst.opcode === 'br' || inst.opcode === 'switch' || map.has(inst)) continue;
@@ -134,4 +141,5 @@ export function copyStatement(
     map.set(inst, copy(inst));
   }
   for (const w of scalars.writes) b.store(newValue(w.value), w.slot);
+  scalars.atEnd?.(b, newValue);
 }

@@ -45,7 +45,6 @@ export function coalesce(k: Knowledge, forwarded: ReadonlySet<string> = new Set(
       const location = worklist.shift()!;
       if (tried.has(location) || mapped.has(location) || !scalarKind.has(location)) continue;
       tried.add(location);
-      if (process.env['DELICM_DEBUG']) process.stderr.write(`delicm: trying ${location} onto ${target.location} (store of ${target.tag})\n`);
       if (!tryMap(ctx, k, location, target)) continue;
       removeRedundantWrites(k);
       mapped.add(location);
@@ -81,18 +80,20 @@ function scalarReadsOf(k: Knowledge, s: ScopStatementModel): AccessEvent[] {
   return k.events.filter((e) => e.statement === s && e.kind === 'read' && e.access.scalar !== undefined && e.location === e.access.array.tupleName);
 }
 
-/** Maps `location` onto the elements `target` writes if that is exact; true when done. */
-/** A failed mapping; DELICM_DEBUG=1 says which check failed (numbered in tryMap). */
-function reject(check: number, where = ""): false {
-  if (process.env["DELICM_DEBUG"]) process.stderr.write(`delicm: mapping rejected by check ${check}${where}\n`);
-  return false;
-}
-
+/** Maps `location` onto the elements `target` writes if that is exact; true when done, else the reason is in `k.rejections`. */
 function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): boolean {
-  const own = k.events.filter((e) => e.access.array.tupleName === location);
+  const reject = (why: string): false => {
+    k.rejections.push(`${location} onto ${target.location}: ${why}`);
+    return false;
+  };
+  // Reads reloaded from an array element already have their value: not the location's any more.
+  const own = k.events.filter((e) => e.access.array.tupleName === location && e.location === location);
   const ownWrites = own.filter((e) => e.kind === 'write');
   const ownReads = own.filter((e) => e.kind === 'read');
-  if (ownWrites.length === 0) return reject(1, ` (${location} onto ${target.location})`);
+  if (ownWrites.length === 0) return reject('the scalar is never written in the SCoP');
+  // The value must fill the element exactly: code generation loads and stores it there.
+  const scalarBytes = k.model.arrays.find((a) => a.tupleName === location)?.elementBytes;
+  if (scalarBytes !== target.access.array.elementBytes) return reject(`its ${scalarBytes} bytes are not the element's ${target.access.array.elementBytes}`);
 
   // Every store to the target's array may say where the value goes, not only the one coalescing started from.
   const stores = k.events.filter((e) => e.kind === 'write' && !e.access.scalar && e.access.certainty === 'must' && e.location === target.location);
@@ -118,7 +119,9 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
       continue;
     }
     // { WriteTag[..] -> TargetTag[..] }: target instances in the same iterations of the loops both are in
-    const sameIterations = unionOf(ctx, stores.map((t) => ctx.unionMap(sameIterationsText(w, t))));
+    // Only stores in a loop nest with the write (one's loops around the other's): a store of another
+    // nest holds one element for every iteration of the write's loops (gemver's x[0] after x[i]'s loop).
+    const sameIterations = unionOf(ctx, stores.filter((t) => nested(w, t)).map((t) => ctx.unionMap(sameIterationsText(w, t))));
     const at = w.time.toUnionMap();
     // The target store of the same statement instance or the first one after the write ...
     const next = at.applyRange(k.notBeforeInstance).intersect(sameIterations.applyRange(targetTime)).lexmin();
@@ -128,9 +131,9 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
     let element = next.union(previous).applyRange(targetAt).applyRange(targetElement);
     // Instances with no target at all may stay unwritten (a partial write) if nobody reads them.
     const unmapped = w.relation.domain().toUnionSet().subtract(element.domain());
-    if (!unmapped.isEmpty() && !unmapped.intersect(readWrites).isEmpty()) return reject(2, ` (${location} onto ${target.location})`);
-    if (element.isEmpty()) return reject(3, ` (${location} onto ${target.location})`);
-    if (!element.isSingleValued()) return reject(4, ` (${location} onto ${target.location})`);
+    if (!unmapped.isEmpty() && !unmapped.intersect(readWrites).isEmpty()) return reject('some instance writes no element but is read');
+    if (element.isEmpty()) return reject('no target store in the loops around its write');
+    if (!element.isSingleValued()) return reject('a write would go to several elements');
     element = element.coalesce();
     proposed.set(w, element);
   }
@@ -138,7 +141,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const writeElements = unionOf(ctx, [...proposed.values()]);
   for (const r of ownReads) {
     const element = k.reaching.intersectRange(r.relation.domain().toUnionSet()).reverse().applyRange(writeElements);
-    if (element.isEmpty() || !element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return reject(5, ` (${location} onto ${target.location})`);
+    if (element.isEmpty() || !element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return reject('a read finds no single element its reaching write put the value in');
     proposed.set(r, element);
   }
 
@@ -147,7 +150,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   for (const [e, relation] of proposed) {
     // A read may find its value in an element the SCoP only reads (stencils); writes go to written elements.
     const exists = e.kind === 'read' || loadedWrites.has(e) ? elements.union(readElements(ctx, k, target.location)) : elements;
-    if (!unionOf(ctx, [relation]).range().isSubset(exists)) return reject(6, ` (${location} onto ${target.location})`);
+    if (!unionOf(ctx, [relation]).range().isSubset(exists)) return reject('an element the SCoP never writes');
   }
 
   // The program after the mapping, restricted to the target array: its events with their new relations.
@@ -173,7 +176,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const expected = k.readValue.intersectDomain(unionOf(ctx, readsAfter.map((e) => e.relation)).domain()).union(endValue);
   // Where the original program read undef, any value will do.
   const free = expected.intersectRange(ctx.unionSet('{ Undef[] }')).domain();
-  if (!seenAfter.subtractDomain(free).isEqual(expected.subtractDomain(free))) return reject(7, ` (${location} onto ${target.location})`);
+  if (!seenAfter.subtractDomain(free).isEqual(expected.subtractDomain(free))) return reject(`some read (or the array's final content) would see another value`);
 
   for (const e of k.events) {
     const relation = proposed.get(e);
@@ -262,6 +265,13 @@ function liveOut(ctx: Ctx, k: Knowledge, array: string, originalWrites: readonly
   const result = { end, value };
   k.liveOut.set(array, result);
   return result;
+}
+
+/** Whether the loops around one of the two statements are (outermost first) the loops around the other's. */
+function nested(w: AccessEvent, target: AccessEvent): boolean {
+  const a = w.statement.loops;
+  const b = target.statement.loops;
+  return a.slice(0, b.length).every((l, d) => l === b[d]) || b.slice(0, a.length).every((l, d) => l === a[d]);
 }
 
 /** { WriteTag[i..] -> TargetTag[j..] : i and j agree on the loops around both statements } */

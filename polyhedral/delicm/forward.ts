@@ -3,7 +3,7 @@
 // from values every statement has (constants, arguments, values defined before the
 // SCoP) can be recomputed where it is used. Its scalar reads go away, and its write
 // too once nobody reads it. Exact by construction: such a tree has one value for the
-// whole SCoP. (Reloads, Listing 10, come from coalescing's known content instead.)
+// whole SCoP. (Reloads, Listing 10, are reload.ts.)
 import type { Instruction, Value } from '../../ir';
 import type { AccessEvent, Knowledge } from './knowledge';
 

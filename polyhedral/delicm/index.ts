@@ -13,7 +13,8 @@
 // statement's end, in the accesses' order. A mapped write's relation may cover only
 // part of the domain (a partial write: store only in those instances). Scalar reads
 // removed by operand-tree forwarding are listed in `forwardedTrees`: copy those
-// instructions (operands first) into the statement instead. `dependences` are recomputed on the
+// instructions (operands first) into the statement instead. A reload (a scalar read of a
+// loaded value turned into a read of the element it came from) is a mapped read too. `dependences` are recomputed on the
 // new accesses. The original model is not changed.
 import { type Ctx, DimType, IslError, IslQuotaError } from 'isl-wasm';
 import { computeDependences } from '../dependences';
@@ -21,6 +22,7 @@ import type { ScopAccess, ScopModel, ScopStatementModel } from '../model';
 import { type Mapping, coalesce } from './coalesce';
 import type { Instruction } from '../../ir';
 import { forwardOperandTrees } from './forward';
+import { reloadKnownContent } from './reload';
 import { type AccessEvent, buildKnowledge } from './knowledge';
 
 export { storedValue } from './knowledge';
@@ -49,6 +51,8 @@ export interface DelicmScopResult {
   readonly forwardedTrees: ReadonlyMap<string, readonly Instruction[]>;
   /** Why the SCoP was left unchanged (quota), if it was. */
   readonly unchanged: string | undefined;
+  /** Why each mapping coalescing tried was refused (for the debug log). */
+  readonly rejections: readonly string[];
 }
 
 export interface DelicmOptions {
@@ -71,12 +75,14 @@ export function scalarWritesInLoops(model: ScopModel): number {
 export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopResult {
   const ctx = model.ctx;
   const before = scalarWritesInLoops(model);
+  let rejections: readonly string[] = [];
   const unchanged = (reason: string | undefined): DelicmScopResult => ({
     original: model,
     model,
     mappings: [],
     forwardedTrees: new Map(),
     unchanged: reason,
+    rejections,
     counters: { forwards: 0, reloads: 0, mappedScalars: 0, mappedPhis: 0, scalarWritesBefore: before, scalarWritesAfter: before },
   });
   // Nothing to gain where no scalar is written inside a loop: no scalar dependence is carried.
@@ -85,8 +91,10 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
     const run = (): DelicmScopResult => ctx.scope(() => {
       const knowledge = buildKnowledge(ctx, model);
       const forwarding = forwardOperandTrees(knowledge);
-      const { mappings } = coalesce(knowledge, forwarding.locations);
-      if (mappings.length === 0 && forwarding.forwards === 0) return unchanged(undefined);
+      const reloading = reloadKnownContent(knowledge);
+      const { mappings } = coalesce(knowledge, new Set([...forwarding.locations, ...reloading.locations]));
+      rejections = knowledge.rejections;
+      if (mappings.length === 0 && forwarding.forwards === 0 && reloading.reloads === 0) return unchanged(undefined);
       const transformed = rebuild(ctx, model, knowledge.events);
       return {
         original: model,
@@ -94,9 +102,10 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
         mappings,
         forwardedTrees: forwarding.trees,
         unchanged: undefined,
+        rejections,
         counters: {
           forwards: forwarding.forwards,
-          reloads: 0,
+          reloads: reloading.reloads,
           mappedScalars: mappings.filter((m) => m.kind === 'value').length,
           mappedPhis: mappings.filter((m) => m.kind === 'phi').length,
           scalarWritesBefore: before,

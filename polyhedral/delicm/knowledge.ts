@@ -60,6 +60,8 @@ export interface Knowledge {
   readonly beforeInstance: UnionMap;
   /** Per array: the SCoP's end as a read of what the SCoP writes, and the values it sees originally (filled on demand). */
   readonly liveOut: Map<string, { end: AccessEvent; value: UnionMap }>;
+  /** Why coalescing refused each mapping it tried (`MemRef_x__phi onto MemRef_C: ...`), for the debug log. */
+  readonly rejections: string[];
 }
 
 const scalarWritePhase = 10000;
@@ -180,7 +182,7 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
     writeValue = next;
     readValue = readValues(ctx, reaching, writeValue, reads);
   }
-  return { ctx, model, events, timeDims, writeValue, readValue, reaching, mayWritten, notBeforeInstance, beforeInstance, liveOut: new Map() };
+  return { ctx, model, events, timeDims, writeValue, readValue, reaching, mayWritten, notBeforeInstance, beforeInstance, liveOut: new Map(), rejections: [] };
 }
 
 /** Renames statement `name`'s tuple in isl text to `tag`. */

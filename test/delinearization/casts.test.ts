@@ -82,7 +82,8 @@ describe('checks with products of more than two factors (exact in i128 under gua
     const k = findKernel('delin-set-subarray');
     const { exe, report } = pipeBuild(k.path, 'set-subarray-main', []);
     const guarded = scopsOf(report, 'main').filter((s) => s.runtimeCheckParts?.some((p) => p.label === 'product-range'));
-    expect(guarded.map((s) => s.versioned)).toEqual([true]);
+    expect(guarded.length).toBeGreaterThan(0);
+    expect(guarded.every((s) => s.versioned)).toBe(true);
     const reference = buildKernel(k.name, { flags: ['-O3'] });
     for (const args of [k.args, k.altArgs]) expect(runKernel(exe, args)).toBe(runKernel(reference, args));
   }, 60_000);
@@ -128,7 +129,10 @@ describe('a row sweep whose int row offset i*ld + j wraps (fixtures/int-row-stri
 });
 
 test('a subscript that wraps wherever the loop runs (fixtures/int-stride-always-wraps.c, -fwrapv): the contradiction leaves the array linear, as before casts were read', () => {
-  const bitcode = compileToIr(path.join(__dirname, 'fixtures', 'int-stride-always-wraps.c'), ['-O3', '-g', '-fwrapv', '-fno-vectorize', '-fno-slp-vectorize']);
+  // -fno-unroll-loops: runtime unrolling by 2 puts the trip count in a parameter of its own (p_n) that isl
+  // does not relate to n, so the contradiction is no longer visible ("... || n == 1"); the model stays
+  // sound (the cast's no-wrap condition joins the check), only less precise.
+  const bitcode = compileToIr(path.join(__dirname, 'fixtures', 'int-stride-always-wraps.c'), ['-O3', '-g', '-fwrapv', '-fno-unroll-loops', '-fno-vectorize', '-fno-slp-vectorize']);
   const report = path.join(work, 'always-wraps.json');
   runOk('node', [tsopt, '--passes=none', '--verify-each', `--report=${report}`], bitcode);
   const [scop] = scopsOf(JSON.parse(fs.readFileSync(report, 'utf8')) as Report, 'kernel_far') as (ScopFields & { assumptions: string[] })[];
