@@ -20,7 +20,7 @@
 // crossing statements outside the model).
 import { AstBuild, IslError, IslQuotaError, readAstNode, type AstNodeTree } from 'isl-wasm';
 import {
-  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock,
+  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock, successors,
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value, constantsEqual,
 } from '../ir';
 import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
@@ -393,6 +393,39 @@ function statementScalars(st: ScopStatementModel, slots: ReadonlyMap<ScopArray, 
   return { reads, writes, ...mapped };
 }
 
+/**
+ * The SCoPs in reverse post-order of their entries. Versioning a SCoP rewires the edges into its
+ * entry and out of its region; when one SCoP's exit is the next one's entry, the earlier one must
+ * go first: its exit edges then lead to the later one's entry, which that SCoP's wiring handles
+ * as any outside predecessor, whereas the other order would leave the earlier SCoP's model naming
+ * an exit its region no longer branches to (robustness seed 4: a PHI missing an incoming block).
+ */
+function inCfgOrder(fn: IrFunction, sources: readonly ScopSource[]): ScopSource[] {
+  const order = new Map<BasicBlock, number>();
+  const seen = new Set<BasicBlock>();
+  const post: BasicBlock[] = [];
+  const entry = fn.blocks[0];
+  if (entry) {
+    // Iterative depth-first search: functions from csmith have thousands of blocks.
+    const stack: [BasicBlock, BasicBlock[]][] = [[entry, successors(entry)]];
+    seen.add(entry);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const next = top[1].shift();
+      if (next === undefined) {
+        post.push(top[0]);
+        stack.pop();
+      } else if (!seen.has(next)) {
+        seen.add(next);
+        stack.push([next, successors(next)]);
+      }
+    }
+  }
+  post.reverse().forEach((b, k) => order.set(b, k));
+  const at = (s: ScopSource) => order.get(s.model.scop.entry) ?? Number.MAX_SAFE_INTEGER;
+  return [...sources].sort((a, b) => at(a) - at(b));
+}
+
 /** Removes blocks made for a SCoP whose fast path could not be generated. */
 function undo(blocks: readonly BasicBlock[]): void {
   for (const block of blocks) for (const inst of block.instructions) dropAllOperands(inst);
@@ -416,7 +449,7 @@ export const versioningPass: ModulePass = {
     const functions = module.functions.filter((f) => !f.isDeclaration);
     for (const fn of functions) {
       const se = ctx.am.get(scalarEvolutionAnalysis, fn);
-      for (const source of scopSources(ctx, fn, analysis)) {
+      for (const source of inCfgOrder(fn, scopSources(ctx, fn, analysis))) {
         const { model } = source;
         const k = index++;
         try {
