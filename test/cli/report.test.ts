@@ -6,12 +6,13 @@ import { parseModule } from '../../ir';
 import { readInput } from '../../ir/gateway';
 import { parseOptRemarks } from '../../ir/gateway';
 import { POST_PIPELINE } from '../../cli/post-pipeline';
-import { execute, type CliIo, type RunOptions } from '../../cli/run';
+import { execute, type RunOptions } from '../../cli/run';
 import { mergeReport, reportInput, type CliReport } from '../../cli/report';
 import { AnalysisManager } from '../../passes/analysis-manager';
 import type { ModulePass } from '../../passes/pass';
 import { runPipeline } from '../../passes/pipeline';
 import { compileKernelToIr } from '../support/kernels';
+import { capturingIo } from '../support/cli-io';
 import { tempDir } from '../support/tools';
 
 const dir = tempDir('tsopt-report-');
@@ -20,18 +21,13 @@ const gemm = path.join(dir, 'gemm.bc');
 fs.writeFileSync(gemm, compileKernelToIr('gemm', ['-O3', '-fno-vectorize', '-fno-slp-vectorize', '-g']));
 
 function run(extra: Partial<RunOptions>): { status: number; stderr: string } {
-  let stderr = '';
-  const io: CliIo = {
-    readStdin: () => Buffer.alloc(0),
-    writeStdout: () => undefined,
-    writeStderr: (text) => void (stderr += text),
-    stdoutIsTerminal: false,
-  };
+  const captured = capturingIo();
   const opts: RunOptions = {
     input: gemm, output: path.join(dir, 'out.bc'), format: 'bc', passes: 'none', postPipeline: undefined, verifyEach: false,
     report: undefined, passOptions: new Map(), printStats: false, logLevel: 'silent', logFormat: 'text', ...extra,
   };
-  return { status: execute(opts, io), stderr };
+  const status = execute(opts, captured.io);
+  return { status, stderr: captured.stderr() };
 }
 
 describe('--report on gemm', () => {

@@ -4,8 +4,9 @@
 // process forks its LLVM children far faster than a jest worker with a large heap does.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { execute, type CliIo, type RunOptions } from '../../cli/run';
+import { execute, type RunOptions } from '../../cli/run';
 import { readInput } from '../../ir/gateway';
+import { capturingIo } from '../support/cli-io';
 import { disassemble, normalizeLlvmText } from '../support/tools';
 import { mutate, type Mutant } from './mutate';
 
@@ -41,14 +42,9 @@ function check(mutant: Mutant, dir: string, compare: boolean): { problem?: strin
   const input = path.join(dir, `mutant-${mutant.seed}.bc`);
   const output = path.join(dir, `out-${mutant.seed}.bc`);
   fs.writeFileSync(input, mutant.bytes);
-  let stderr = '';
-  const io: CliIo = {
-    readStdin: () => Buffer.alloc(0),
-    writeStdout: () => undefined,
-    writeStderr: (text) => void (stderr += text),
-    stdoutIsTerminal: false,
-  };
-  const status = execute(options(input, output), io);
+  const captured = capturingIo();
+  const status = execute(options(input, output), captured.io);
+  const stderr = captured.stderr();
   const id = `seed ${mutant.seed} (${mutant.mutation})`;
   const out = fs.existsSync(output) ? fs.readFileSync(output) : undefined;
   try {
