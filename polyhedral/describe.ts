@@ -278,6 +278,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
   // An iteration number of a loop around the SCoP (delinearization's `{0,+,1}<loop>`) counts from 0.
   const iterationNumber = (p: Parameter): boolean => p.expression.kind === ScevKind.AddRec && p.expression.id < 0;
   const contextParts = parameters.map((p) => `${iterationNumber(p) ? 0n : signedMin(p.bits)} <= ${p.name} <= ${signedMax(p.bits)}`);
+  contextParts.push(...parameters.flatMap((p) => congruence(p) ?? []));
   contextParts.push(...entryConstraints(params, entryFacts));
   const context = `${paramPrefix}{ : ${contextParts.length === 0 ? 'true' : contextParts.join(' and ')} }`;
   const domainUnion = paramPrefix + `{ ${withSchedule.map((s) => s.domain.slice(2, -2)).join('; ')} }`;
@@ -292,6 +293,22 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     loopLabels,
     readsCasts: [...castChecks.keys()].some((inst) => statements.some((s) => s.accesses.some((a) => a.instruction === inst && a.array.delinearized))),
   };
+}
+
+/**
+ * `(p - a) mod g = 0` for a parameter standing for a recurrence {a,+,b}<L> of a loop around
+ * the SCoP (a and b constants; g the largest power of two dividing b): every value it takes
+ * is a plus a multiple of b, also where it wraps, since g divides 2^bits. A byte offset
+ * {0,+,8}<L> of a double array is then a whole element: `8 * o0 = p` names one element.
+ */
+function congruence(p: Parameter): string | undefined {
+  const e = p.expression;
+  if (e.kind !== ScevKind.AddRec || e.operands.length !== 2) return undefined;
+  const [start, step] = e.operands as [Scev, Scev];
+  if (start.kind !== ScevKind.Constant || step.kind !== ScevKind.Constant || step.value === 0n) return undefined;
+  let g = 1n;
+  for (let b = step.value < 0n ? -step.value : step.value; b % 2n === 0n && g < 1n << BigInt(p.bits); b /= 2n) g *= 2n;
+  return g === 1n ? undefined : `(${p.name} - ${start.value}) mod ${g} = 0`;
 }
 
 /**

@@ -8,9 +8,9 @@
 // reads) and A's content at the SCoP's end see the same value as in the original
 // program. That is the paper's conflict test (L's lifetime lies in A's unused
 // zone, or A is known to hold the same value there) stated on access points.
-import { type Ctx, DimType, type Map as IslMap, UnionMap, type UnionSet } from 'isl-wasm';
+import { type Ctx, DimType, type Map as IslMap, type Set as IslSet, UnionMap, type UnionSet } from 'isl-wasm';
 import type { ScopStatementModel } from '../model';
-import { type AccessEvent, type Knowledge, flow, readValues, storedValue, unionOf, writesUndef } from './knowledge';
+import { type AccessEvent, type Knowledge, endRead, flow, readValues, storedValue, unionOf, writesUndef } from './knowledge';
 
 export interface Mapping {
   /** The scalar location (`MemRef_v27__phi`) and the array it now lives in. */
@@ -91,6 +91,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const ownWrites = own.filter((e) => e.kind === 'write');
   const ownReads = own.filter((e) => e.kind === 'read');
   if (ownWrites.length === 0) return reject('the scalar is never written in the SCoP');
+  if (k.escaping.has(location)) return reject('the code after the SCoP reads it');
   // The value must fill the element exactly: code generation loads and stores it there.
   const scalarBytes = k.model.arrays.find((a) => a.tupleName === location)?.elementBytes;
   if (scalarBytes !== target.access.array.elementBytes) return reject(`its ${scalarBytes} bytes are not the element's ${target.access.array.elementBytes}`);
@@ -103,6 +104,22 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const targetTime = targetAt.reverse();
   // { TargetTag[..] -> Element[..] }
   const targetElement = unionOf(ctx, stores.map((e) => e.relation));
+  /**
+   * { Tag[..] -> Element[..] }: for the `instances` of `e`, the element of the target store of the
+   * same statement instance or the first one after it, or else of the last one before it, among
+   * the target instances in the same iterations of the loops both are in. Only stores in a loop
+   * nest with `e` (one's loops around the other's): a store of another nest holds one element for
+   * every iteration of `e`'s loops (gemver's x[0] after x[i]'s loop).
+   */
+  const nearestTargetElement = (e: AccessEvent, instances: IslSet): UnionMap => {
+    // { Tag[..] -> TargetTag[..] }
+    const sameIterations = unionOf(ctx, stores.filter((t) => nested(e, t)).map((t) => ctx.unionMap(sameIterationsText(e, t))));
+    // { Tag[..] -> [t..] }
+    const at = e.time.intersectDomain(instances).toUnionMap();
+    const next = at.applyRange(k.notBeforeInstance).intersect(sameIterations.applyRange(targetTime)).lexmin();
+    const previous = at.applyRange(k.beforeInstance.reverse()).intersect(sameIterations.applyRange(targetTime)).subtractDomain(next.domain()).lexmax();
+    return next.union(previous).applyRange(targetAt).applyRange(targetElement);
+  };
   const proposed = new Map<AccessEvent, IslMap | UnionMap>();
   // { ReadTag[..] -> ... }: write instances some read sees
   const readWrites = k.reaching.domain();
@@ -118,17 +135,8 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
       proposed.set(w, loaded.relation.setTupleName(DimType.in, w.tag));
       continue;
     }
-    // { WriteTag[..] -> TargetTag[..] }: target instances in the same iterations of the loops both are in
-    // Only stores in a loop nest with the write (one's loops around the other's): a store of another
-    // nest holds one element for every iteration of the write's loops (gemver's x[0] after x[i]'s loop).
-    const sameIterations = unionOf(ctx, stores.filter((t) => nested(w, t)).map((t) => ctx.unionMap(sameIterationsText(w, t))));
-    const at = w.time.toUnionMap();
-    // The target store of the same statement instance or the first one after the write ...
-    const next = at.applyRange(k.notBeforeInstance).intersect(sameIterations.applyRange(targetTime)).lexmin();
-    // ... or else the last one before it.
-    const previous = at.applyRange(k.beforeInstance.reverse()).intersect(sameIterations.applyRange(targetTime)).subtractDomain(next.domain()).lexmax();
-    // { WriteTag[..] -> Element[..] }: where the scalar's value goes
-    let element = next.union(previous).applyRange(targetAt).applyRange(targetElement);
+    // { WriteTag[..] -> Element[..] }: where the scalar's value goes (instances left after simplify)
+    let element = nearestTargetElement(w, w.relation.domain());
     // Instances with no target at all may stay unwritten (a partial write) if nobody reads them.
     const unmapped = w.relation.domain().toUnionSet().subtract(element.domain());
     if (!unmapped.isEmpty() && !unmapped.intersect(readWrites).isEmpty()) return reject('some instance writes no element but is read');
@@ -139,9 +147,15 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   }
   // { ReadTag[..] -> Element[..] }: a read finds the value where its reaching write put it
   const writeElements = unionOf(ctx, [...proposed.values()]);
+  // A read no write of the SCoP reaches sees what the location held at the entry: the nearest
+  // target element must hold the same then (the exactness check below decides it).
+  const atEntry = k.entryContent.domain().extractSet(ctx.set(`{ ${location}[] }`).getSpace());
   for (const r of ownReads) {
-    const element = k.reaching.intersectRange(r.relation.domain().toUnionSet()).reverse().applyRange(writeElements);
-    if (element.isEmpty() || !element.domain().isEqual(r.relation.domain().toUnionSet()) || !element.isSingleValued()) return reject('a read finds no single element its reaching write put the value in');
+    const instances = r.relation.domain().toUnionSet();
+    let element = k.reaching.intersectRange(instances).reverse().applyRange(writeElements);
+    const unreached = instances.subtract(k.reaching.range());
+    if (!unreached.isEmpty() && !atEntry.isEmpty()) element = element.union(nearestTargetElement(r, unreached.extractSet(r.relation.domain().getSpace())));
+    if (element.isEmpty() || !element.domain().isEqual(instances) || !element.isSingleValued()) return reject('a read finds no single element its reaching write put the value in');
     proposed.set(r, element);
   }
 
@@ -171,7 +185,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
 
   // { ReadTag[..] -> Value[..] } after the mapping ...
   const after = flow(ctx, [...readsAfter, end], writesAfter);
-  const seenAfter = readValues(ctx, after.dependence, k.writeValue, [...readsAfter, end]);
+  const seenAfter = readValues(ctx, after.dependence, k.writeValue, [...readsAfter, end], k.entryContent);
   // ... and before it: the original program's values, and A's original final content.
   const expected = k.readValue.intersectDomain(unionOf(ctx, readsAfter.map((e) => e.relation)).domain()).union(endValue);
   // Where the original program read undef, any value will do.
@@ -226,8 +240,8 @@ function redundantWrites(events: readonly AccessEvent[]): Set<AccessEvent> {
     if (!source) continue;
     const others = events.some((o) => o !== w && o !== store && !redundant.has(o) && o.kind === 'write' && o.statement === w.statement);
     if (others) continue;
-    // { WriteTag[i..] -> Element[..] } the same element in every instance
-    if (source.relation.setTupleName(DimType.in, w.tag).isEqual(w.relation)) redundant.add(w);
+    // { WriteTag[i..] -> Element[..] } the same element in every instance that writes
+    if (source.relation.setTupleName(DimType.in, w.tag).intersectDomain(w.relation.domain()).isEqual(w.relation)) redundant.add(w);
   }
   return redundant;
 }
@@ -249,19 +263,9 @@ function liveOut(ctx: Ctx, k: Knowledge, array: string, originalWrites: readonly
   const cached = k.liveOut.get(array);
   if (cached) return cached;
   const written = unionOf(ctx, originalWrites.map((e) => e.relation)).range();
-  const end: AccessEvent = {
-    ...originalWrites[0]!,
-    tag: 'End',
-    kind: 'read',
-    // { End[] -> Element[..] }
-    relation: UnionMap.fromDomainAndRange(ctx.unionSet('{ End[] }'), written).asMap(),
-    // { End[] -> [t..] }: after every statement
-    time: ctx.map(`{ End[] -> [${[1_000_000, ...Array(k.timeDims - 1).fill(0)].join(', ')}] }`),
-    passThrough: undefined,
-    removed: false,
-  };
+  const end = endRead(ctx, originalWrites[0]!, k.timeDims, written);
   // { End[] -> Value[..] }
-  const value = readValues(ctx, flow(ctx, [end], originalWrites).dependence, k.writeValue, [end]);
+  const value = readValues(ctx, flow(ctx, [end], originalWrites).dependence, k.writeValue, [end], k.entryContent);
   const result = { end, value };
   k.liveOut.set(array, result);
   return result;

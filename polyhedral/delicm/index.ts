@@ -20,12 +20,13 @@ import { type Ctx, DimType, IslError, IslQuotaError } from 'isl-wasm';
 import { computeDependences } from '../dependences';
 import type { ScopAccess, ScopModel, ScopStatementModel } from '../model';
 import { type Mapping, coalesce } from './coalesce';
-import type { Instruction } from '../../ir';
+import { type Instruction, type Value, printValue } from '../../ir';
 import { forwardOperandTrees } from './forward';
 import { reloadKnownContent } from './reload';
 import { type AccessEvent, buildKnowledge } from './knowledge';
 
 export { storedValue } from './knowledge';
+import { storedValue } from './knowledge';
 
 /** The report's `delicm` field: the columns of the paper's Tables 1 and 2. */
 export interface DelicmCounters {
@@ -62,14 +63,27 @@ export interface DelicmOptions {
 
 export const defaultDelicmMaxOperations = 5_000_000;
 
-/** Scalar writes inside loops: what the paper's tables count. */
+/**
+ * Scalar writes inside loops: what the paper's tables count. A write is inside a loop when it
+ * runs in more than one iteration of the loops around it (for some parameters). Polly counts
+ * every scalar write of a statement in a loop; the difference is a write simplify left only
+ * in its last instance (a value the code after the SCoP reads, written in every iteration
+ * originally): it runs once, after the loop's other iterations, and no loop carries it.
+ */
 export function scalarWritesInLoops(model: ScopModel): number {
-  let n = 0;
-  for (const s of model.statements) {
-    if (s.loops.length === 0) continue;
-    for (const a of s.accesses) if (a.kind === 'write' && a.array.kind !== 'array') n++;
-  }
-  return n;
+  return model.ctx.scope(() => {
+    let n = 0;
+    for (const s of model.statements) {
+      if (s.loops.length === 0) continue;
+      for (const a of s.accesses) {
+        if (a.kind !== 'write' || a.array.kind === 'array') continue;
+        // [params] -> { Stmt[i..] }: the instances that write
+        const instances = a.relation.intersectDomain(s.domain).domain().intersectParams(model.context);
+        if (!instances.isSubset(instances.lexmax())) n++;
+      }
+    }
+    return n;
+  });
 }
 
 export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopResult {
@@ -94,7 +108,8 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
       const reloading = reloadKnownContent(knowledge);
       const { mappings } = coalesce(knowledge, new Set([...forwarding.locations, ...reloading.locations]));
       rejections = knowledge.rejections;
-      if (mappings.length === 0 && forwarding.forwards === 0 && reloading.reloads === 0) return unchanged(undefined);
+      const trimmed = knowledge.events.some((e) => e.trimmed && !e.removed);
+      if (mappings.length === 0 && forwarding.forwards === 0 && reloading.reloads === 0 && !trimmed) return unchanged(undefined);
       const transformed = rebuild(ctx, model, knowledge.events);
       return {
         original: model,
@@ -130,7 +145,8 @@ function rebuild(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[]): Sc
     const kept = s.accesses.filter((a) => !eventOf.get(a)!.removed);
     const accesses: ScopAccess[] = simplify(s, kept.map((a) => {
       const e = eventOf.get(a)!;
-      if (e.location === a.array.tupleName) return a;
+      // A scalar left in its location keeps its access, without the instances simplify found dead.
+      if (e.location === a.array.tupleName) return e.trimmed ? { ...a, relation: e.relation.setTupleName(DimType.in, s.name).keep() } : a;
       // [params] -> { Stmt[i..] -> MemRef_A[o..] }
       const relation = e.relation.setTupleName(DimType.in, s.name).keep();
       return { ...a, array: byArray.get(e.location)!, relation, instruction: undefined };
@@ -160,16 +176,35 @@ function rebuild(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[]): Sc
 }
 
 /**
- * Simplify (besides what coalescing removed): a mapped write that a later mapped write of the same statement
- * overwrites (the same element in every instance, nothing read in between, since
- * scalar writes run last) is dead, as are the two PHI writes -O3 leaves for a loop's
- * back edge and its exit once both live in the same element.
+ * Simplify (besides what coalescing removed), on the mapped writes of one statement (scalar
+ * writes run last, in order, nothing read in between):
+ *   - a mapped write a later one overwrites (the same element in every instance) is dead;
+ *   - two consecutive mapped writes of the same value to the same array (no other write of that
+ *     array between them) are one write of their instances together, when that still names one
+ *     element per instance: the PHI writes -O3 leaves for a loop's back edge and its exit, which
+ *     simplify cut to the iterations each feeds, are again one write of every iteration.
  */
+/** The same SSA value, or constants that print the same. */
+function sameValue(a: Value | undefined, b: Value | undefined): boolean {
+  return a !== undefined && b !== undefined && (a === b || (a.kind.startsWith('const-') && a.kind === b.kind && printValue(a) === printValue(b)));
+}
+
 function simplify(s: ScopStatementModel, accesses: ScopAccess[]): ScopAccess[] {
   const mappedWrite = (a: ScopAccess): boolean => a.kind === 'write' && a.scalar !== undefined && a.array.kind === 'array';
-  return accesses.filter((a, k) => {
-    if (!mappedWrite(a)) return true;
-    const domain = s.domain;
-    return !accesses.slice(k + 1).some((b) => mappedWrite(b) && b.array === a.array && b.relation.intersectDomain(domain).isEqual(a.relation.intersectDomain(domain)));
-  });
+  const domain = s.domain;
+  const out = [...accesses];
+  for (let k = 0; k < out.length; k++) {
+    const a = out[k]!;
+    if (!mappedWrite(a)) continue;
+    const next = out.findIndex((b, j) => j > k && mappedWrite(b) && b.array === a.array);
+    if (next < 0) continue;
+    const b = out[next]!;
+    // [params] -> { Stmt[i..] -> MemRef_A[o..] }
+    const overwritten = b.relation.intersectDomain(domain).isEqual(a.relation.intersectDomain(domain));
+    const together = !overwritten && sameValue(storedValue(a), storedValue(b)) ? a.relation.union(b.relation).coalesce() : undefined;
+    if (!overwritten && !(together && together.intersectDomain(domain).isSingleValued())) continue;
+    if (together) out[next] = { ...b, relation: together.keep() };
+    out.splice(k--, 1);
+  }
+  return out;
 }

@@ -18,8 +18,8 @@
 //   Undef[]            undef or poison: a read that sees it may see anything
 // and a write that stores what a scalar read or a load of its own statement read ("pass-through":
 // an LCSSA PHI forwarding the loop's PHI, GVN's PHI of a loaded element) stores the value that read saw.
-import { type Ctx, DimType, type Map as IslMap, type UnionMap, UnionAccessInfo } from 'isl-wasm';
-import { type Instruction, type Value, printValue } from '../../ir';
+import { type Ctx, DimType, type Map as IslMap, UnionMap, type UnionSet, UnionAccessInfo } from 'isl-wasm';
+import { type BasicBlock, type Instruction, type Value, calledFunction, predecessors, printValue, typesEqual } from '../../ir';
 import type { ScopAccess, ScopModel, ScopStatementModel } from '../model';
 
 export interface AccessEvent {
@@ -38,6 +38,8 @@ export interface AccessEvent {
   readonly passThrough: AccessEvent | undefined;
   /** Simplify removed this mapped access (a write of undef, or of the value its element already holds). */
   removed: boolean;
+  /** A scalar write whose dead instances (no read sees them) are gone from `relation`. */
+  trimmed?: boolean;
 }
 
 export interface Knowledge {
@@ -50,10 +52,17 @@ export interface Knowledge {
   readonly writeValue: UnionMap;
   /** [params] -> { ReadTag[i..] -> Value[..] }: what every read sees (original program). */
   readonly readValue: UnionMap;
+  /** [params] -> { Location[..] -> Value[..] }: what some locations hold when the SCoP starts (see `entryContent`). */
+  readonly entryContent: UnionMap;
   /** [params] -> { WriteTag[i..] -> ReadTag[i'..] }: the last write before each read, same location (original program). */
   readonly reaching: UnionMap;
   /** Arrays some statement may write (over-approximated): never a mapping target. */
   readonly mayWritten: ReadonlySet<string>;
+  /**
+   * Scalar locations the code after the SCoP reads (values used there, exit PHIs): never mapped,
+   * as in Polly, since the code after the SCoP reloads them from their slot.
+   */
+  readonly escaping: ReadonlySet<string>;
   /** { [t.., p] -> [t'.., p'] : t <=lex t' }: a statement instance at or before another (phases ignored) */
   readonly notBeforeInstance: UnionMap;
   /** { [t.., p] -> [t'.., p'] : t <lex t' }: a statement instance strictly before another */
@@ -162,7 +171,8 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
   const reaching = flow(ctx, reads, writes).dependence;
 
   let writeValue = unionOf(ctx, writes.map(opaque));
-  let readValue = readValues(ctx, reaching, writeValue, reads);
+  const entry = entryContent(ctx, model, events, (v) => `C${idOf(v)}[]`);
+  let readValue = readValues(ctx, reaching, writeValue, reads, entry);
   // Pass-throughs, a few rounds deep (an LCSSA PHI of an LCSSA PHI...): each round is
   // correct on its own (an unresolved write keeps its opaque, unique value).
   for (let round = 0; round < 3 && writes.some((w) => w.passThrough); round++) {
@@ -180,9 +190,126 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
       next = next.union(complete ? resolved : opaque(w).toUnionMap());
     }
     writeValue = next;
-    readValue = readValues(ctx, reaching, writeValue, reads);
+    readValue = readValues(ctx, reaching, writeValue, reads, entry);
   }
-  return { ctx, model, events, timeDims, writeValue, readValue, reaching, mayWritten, notBeforeInstance, beforeInstance, liveOut: new Map(), rejections: [] };
+  const escaping = escapingLocations(model);
+  trimDeadScalarWrites(ctx, events, reaching, escaping, timeDims);
+  return { ctx, model, events, timeDims, writeValue, readValue, entryContent: entry, reaching, mayWritten, escaping, notBeforeInstance, beforeInstance, liveOut: new Map(), rejections: [] };
+}
+
+/**
+ * [params] -> { Location[..] -> Value[..] }: what locations hold when the SCoP starts, where the
+ * code before it says (the paper's known content, at the entry):
+ *   - a PHI whose edges from before the SCoP all bring one value holds that value;
+ *   - an element the block entering the SCoP stores last (nothing after the store in that block
+ *     writes memory) holds the stored value, when a must access of the SCoP through the same
+ *     pointer names that one element in every instance (correlation's `stddev[j] = 0.0` before
+ *     the loop that sums into stddev[j]).
+ * `valueOf` names a value defined before the SCoP (`C<k>[]`).
+ */
+function entryContent(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[], valueOf: (v: Value) => string): UnionMap {
+  const blocks = new Set(model.scop.blocks);
+  let out = ctx.unionMap('{ }');
+  for (const a of model.arrays) {
+    if (a.kind !== 'phi' || a.value.kind !== 'instruction' || !a.value.parent || !blocks.has(a.value.parent)) continue;
+    const phi = a.value;
+    const outside = phi.operands.filter((_, k) => !blocks.has(phi.incomingBlocks![k]!));
+    const first = outside[0];
+    if (first === undefined || isUndef(first) || !outside.every((v) => v === first || valueOf(v) === valueOf(first))) continue;
+    out = out.union(ctx.unionMap(`{ ${a.tupleName}[] -> ${valueOf(first)} }`));
+  }
+  const entering = predecessors(model.scop.entry).filter((b) => !blocks.has(b));
+  if (entering.length !== 1) return out;
+  const insts = entering[0]!.instructions;
+  // The last instruction before the branch that writes memory, if it is a store.
+  let store: Instruction | undefined;
+  for (let k = insts.length - 2; k >= 0 && !store; k--) {
+    const inst = insts[k]!;
+    if (inst.opcode === 'store') store = inst;
+    else if (mayWriteMemory(inst)) break;
+  }
+  if (!store || store.operands[0]!.kind === 'instruction' && blocks.has((store.operands[0] as Instruction).parent!)) return out;
+  const pointer = store.operands[1]!;
+  const pointerOf = (i: Instruction): Value | undefined => (i.opcode === 'store' ? i.operands[1] : i.opcode === 'load' ? i.operands[0] : undefined);
+  const access = events.find((e) => !e.access.scalar && e.access.certainty === 'must' && e.access.instruction && pointerOf(e.access.instruction) === pointer);
+  if (!access || !typesEqual(store.operands[0]!.type, access.access.instruction!.opcode === 'store' ? access.access.instruction!.operands[0]!.type : access.access.instruction!.type)) return out;
+  // [params] -> { Element[..] }: one element for all instances
+  const element = access.relation.range();
+  if (element.isEmpty() || !element.isSubset(element.lexmax())) return out;
+  return out.union(UnionMap.fromDomainAndRange(element.toUnionSet(), ctx.unionSet(`{ ${valueOf(store.operands[0]!)} }`)));
+}
+
+/** Anything but a load, a pure computation or an intrinsic that only hints may write memory. */
+function mayWriteMemory(inst: Instruction): boolean {
+  if (inst.opcode === 'call') {
+    const callee = calledFunction(inst);
+    return !(callee && /^llvm\.(dbg|lifetime|assume)\b/.test(callee.name));
+  }
+  return ['store', 'fence', 'atomicrmw', 'cmpxchg', 'invoke', 'va_arg', 'callbr'].includes(inst.opcode);
+}
+
+/** The scalar locations whose value the code after the SCoP reads: exit PHIs, and values used after the SCoP. */
+function escapingLocations(model: ScopModel): Set<string> {
+  const blocks = new Set(model.scop.blocks);
+  const inside = (b: BasicBlock | undefined): boolean => b !== undefined && blocks.has(b);
+  const out = new Set<string>();
+  for (const a of model.arrays) {
+    if (a.kind === 'phi' && a.value.kind === 'instruction' && !inside(a.value.parent)) out.add(a.tupleName);
+    if (a.kind !== 'value' || a.value.kind !== 'instruction') continue;
+    const usedAfter = a.value.uses.some((u) => {
+      const user = u.user;
+      if (user.kind !== 'instruction' || inside(user.parent)) return false;
+      // An exit PHI's edge from the SCoP: that PHI's own location carries the value out.
+      return !(user.opcode === 'phi' && inside(user.incomingBlocks![u.index]));
+    });
+    if (usedAfter) out.add(a.tupleName);
+  }
+  return out;
+}
+
+/**
+ * Simplify before coalescing: a scalar write instance no read sees (the next write of the
+ * location comes first) is dead, and goes from the write's relation. The reads are those of
+ * the SCoP and, for a location the code after the SCoP reads, the SCoP's end. So a value
+ * written in every iteration of a loop and read only after the SCoP (an exit PHI) is written
+ * once, in the last iteration: no loop carries it. Code that still performs a dead instance
+ * stays right (its value is overwritten unread); a mapped write performs only what is left.
+ */
+function trimDeadScalarWrites(ctx: Ctx, events: readonly AccessEvent[], reaching: UnionMap, escaping: ReadonlySet<string>, timeDims: number): void {
+  const writes = events.filter((e) => e.kind === 'write' && e.access.scalar !== undefined && e.access.certainty === 'must');
+  // { WriteTag[..] }: instances a read of the SCoP sees
+  let seen = reaching.domain();
+  for (const location of escaping) {
+    const own = writes.filter((w) => w.location === location);
+    if (own.length === 0) continue;
+    seen = seen.union(flow(ctx, [endRead(ctx, own[0]!, timeDims, ctx.unionSet(`{ ${location}[] }`))], own).dependence.domain());
+  }
+  for (const w of writes) {
+    const domain = w.relation.domain();
+    const live = seen.extractSet(domain.getSpace());
+    if (domain.isSubset(live)) continue;
+    w.relation = w.relation.intersectDomain(live).coalesce();
+    w.trimmed = true;
+  }
+}
+
+/**
+ * The SCoP's end as a read of `elements` (a location's, or an array's elements): after every
+ * statement. `like` lends the fields the dataflow does not look at.
+ */
+export function endRead(ctx: Ctx, like: AccessEvent, timeDims: number, elements: UnionSet): AccessEvent {
+  return {
+    ...like,
+    tag: 'End',
+    kind: 'read',
+    // { End[] -> Element[..] }
+    relation: UnionMap.fromDomainAndRange(ctx.unionSet('{ End[] }'), elements).asMap(),
+    // { End[] -> [t..] }: after every statement
+    time: ctx.map(`{ End[] -> [${[1_000_000, ...Array(timeDims - 1).fill(0)].join(', ')}] }`),
+    passThrough: undefined,
+    removed: false,
+    trimmed: false,
+  };
 }
 
 /** Renames statement `name`'s tuple in isl text to `tag`. */
@@ -208,12 +335,15 @@ export function flow(ctx: Ctx, reads: readonly AccessEvent[], writes: readonly A
   return { dependence: result.getMustDependence(), noSource: result.getMustNoSource() };
 }
 
-/** { ReadTag[..] -> Value[..] }: the reaching write's value, or the location's initial content. */
-export function readValues(ctx: Ctx, reaching: UnionMap, writeValue: UnionMap, reads: readonly AccessEvent[]): UnionMap {
+/**
+ * { ReadTag[..] -> Value[..] }: the reaching write's value, or the location's content at the
+ * SCoP's entry: `entry` ({ Location[..] -> Value[..] }) where known, else the location itself names it.
+ */
+export function readValues(ctx: Ctx, reaching: UnionMap, writeValue: UnionMap, reads: readonly AccessEvent[], entry: UnionMap): UnionMap {
   const readSet = unionOf(ctx, reads.map((e) => e.relation)).domain();
   const fromWrites = reaching.reverse().applyRange(writeValue);
-  // Reads no write reaches see the location's content at the SCoP's entry: the location itself names it.
-  const all = unionOf(ctx, reads.map((e) => e.relation));
-  const reached = reaching.range();
-  return fromWrites.union(all.subtractDomain(reached)).intersectDomain(readSet);
+  // { ReadTag[..] -> Location[..] }: reads no write reaches
+  const initial = unionOf(ctx, reads.map((e) => e.relation)).subtractDomain(reaching.range());
+  const known = initial.applyRange(entry).union(initial.subtractRange(entry.domain()));
+  return fromWrites.union(known).intersectDomain(readSet);
 }

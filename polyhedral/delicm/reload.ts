@@ -46,7 +46,7 @@ export function reloadKnownContent(k: Knowledge): Reloading {
       if (!element.domain().isEqual(instances) || !element.isSingleValued()) continue;
       const reload: AccessEvent = { ...r, location: load.location, relation: element.asMap() };
       // { ReadTag[i..] -> Value[..] }: the element's content at the read's time, and the value the scalar read sees
-      const seen = readValues(ctx, flow(ctx, [reload], arrayWrites).dependence, k.writeValue, [reload]);
+      const seen = readValues(ctx, flow(ctx, [reload], arrayWrites).dependence, k.writeValue, [reload], k.entryContent);
       if (!seen.isEqual(k.readValue.intersectDomain(instances))) continue;
       r.location = reload.location;
       r.relation = reload.relation;
