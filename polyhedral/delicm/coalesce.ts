@@ -10,7 +10,8 @@
 // zone, or A is known to hold the same value there) stated on access points.
 import { type Ctx, DimType, type Map as IslMap, type Set as IslSet, UnionMap, type UnionSet } from 'isl-wasm';
 import type { ScopStatementModel } from '../model';
-import { type AccessEvent, type Knowledge, endRead, flow, readValues, storedValue, unionOf, writesUndef } from './knowledge';
+import { type AccessEvent, type Knowledge, storedValue, unionOf, writesUndef } from './knowledge';
+import { mappingIsExact } from './exactness';
 
 export interface Mapping {
   /** The scalar location (`MemRef_v27__phi`) and the array it now lives in. */
@@ -168,35 +169,29 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   }
 
   // The program after the mapping, restricted to the target array: its events with their new relations.
-  const asMapped = (e: AccessEvent): AccessEvent => {
-    const relation = proposed.get(e);
-    if (!relation) return e;
-    return { ...e, location: target.location, relation: relationFrom(relation) };
-  };
-  const atTarget = k.events.filter((e) => !e.removed && (e.location === target.location || proposed.has(e))).map(asMapped);
-  const readsAfter = atTarget.filter((e) => e.kind === 'read');
+  const copies = new Map<AccessEvent, AccessEvent>();
+  for (const [e, relation] of proposed) copies.set(e, { ...e, location: target.location, relation: relationFrom(relation) });
+  const atTarget = k.events.filter((e) => !e.removed && (e.location === target.location || proposed.has(e))).map((e) => copies.get(e) ?? e);
+  const proposedCopies = new Set(copies.values());
+  const isProposed = (e: AccessEvent): boolean => proposedCopies.has(e);
   // Mapped writes that change nothing are not performed (simplify removes them right after).
   const redundant = redundantWrites(atTarget);
-  const writesAfter = atTarget.filter((e) => e.kind === 'write' && !redundant.has(e));
-  const originalWrites = k.events.filter((e) => e.kind === 'write' && e.access.array.tupleName === target.location);
+  const originalOf = new Map([...copies].map(([e, copy]) => [copy, e] as const));
+  const exact = mappingIsExact(k, k.targetStates, {
+    target: target.location,
+    existingWrites: atTarget.filter((e) => e.kind === 'write' && !isProposed(e) && !redundant.has(e)),
+    existingReads: atTarget.filter((e) => e.kind === 'read' && !isProposed(e)),
+    proposedWrites: atTarget.filter((e) => e.kind === 'write' && isProposed(e) && !redundant.has(e)),
+    proposedReads: atTarget.filter((e) => e.kind === 'read' && isProposed(e)),
+    removedWrites: atTarget.filter((e) => e.kind === 'write' && !isProposed(e) && redundant.has(e)),
+    originalOf: (e) => originalOf.get(e) ?? e,
+  }, k.events.filter((e) => e.kind === 'write' && e.access.array.tupleName === target.location));
+  if (!exact) return reject(`some read (or the array's final content) would see another value`);
 
-  // The SCoP's end reads every element the SCoP writes (mapped writes stay among them): A's live-out content.
-  const { end, value: endValue } = liveOut(ctx, k, target.location, originalWrites);
-
-  // { ReadTag[..] -> Value[..] } after the mapping ...
-  const after = flow(ctx, [...readsAfter, end], writesAfter);
-  const seenAfter = readValues(ctx, after.dependence, k.writeValue, [...readsAfter, end], k.entryContent);
-  // ... and before it: the original program's values, and A's original final content.
-  const expected = k.readValue.intersectDomain(unionOf(ctx, readsAfter.map((e) => e.relation)).domain()).union(endValue);
-  // Where the original program read undef, any value will do.
-  const free = expected.intersectRange(ctx.unionSet('{ Undef[] }')).domain();
-  if (!seenAfter.subtractDomain(free).isEqual(expected.subtractDomain(free))) return reject(`some read (or the array's final content) would see another value`);
-
-  for (const e of k.events) {
-    const relation = proposed.get(e);
-    if (!relation) continue;
+  for (const [e, copy] of copies) {
     e.location = target.location;
-    e.relation = relationFrom(relation);
+    // The copy's relation object itself: the kept state recognizes the event by it.
+    e.relation = copy.relation;
   }
   return true;
 }
@@ -256,19 +251,6 @@ function loadOf(k: Knowledge, w: AccessEvent, array: string): AccessEvent | unde
   const stored = storedValue(w.access);
   if (stored === undefined || stored.kind !== 'instruction' || stored.opcode !== 'load') return undefined;
   return k.events.find((e) => e.statement === w.statement && e.kind === 'read' && !e.access.scalar && e.access.instruction === stored && e.location === array && e.access.certainty === 'must' && e.relation.isSingleValued());
-}
-
-/** The SCoP's end as a read of every element of `array` it writes, and the values it sees in the original program (computed once per array). */
-function liveOut(ctx: Ctx, k: Knowledge, array: string, originalWrites: readonly AccessEvent[]): { end: AccessEvent; value: UnionMap } {
-  const cached = k.liveOut.get(array);
-  if (cached) return cached;
-  const written = unionOf(ctx, originalWrites.map((e) => e.relation)).range();
-  const end = endRead(ctx, originalWrites[0]!, k.timeDims, written);
-  // { End[] -> Value[..] }
-  const value = readValues(ctx, flow(ctx, [end], originalWrites).dependence, k.writeValue, [end], k.entryContent);
-  const result = { end, value };
-  k.liveOut.set(array, result);
-  return result;
 }
 
 /** Whether the loops around one of the two statements are (outermost first) the loops around the other's. */

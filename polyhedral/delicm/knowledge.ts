@@ -19,6 +19,7 @@
 // and a write that stores what a scalar read or a load of its own statement read ("pass-through":
 // an LCSSA PHI forwarding the loop's PHI, GVN's PHI of a loaded element) stores the value that read saw.
 import { type Ctx, DimType, type Map as IslMap, UnionMap, type UnionSet, UnionAccessInfo } from 'isl-wasm';
+import type { TargetState } from './exactness';
 import { type BasicBlock, type Instruction, type Value, calledFunction, predecessors, printValue, typesEqual } from '../../ir';
 import type { ScopAccess, ScopModel, ScopStatementModel } from '../model';
 
@@ -67,8 +68,8 @@ export interface Knowledge {
   readonly notBeforeInstance: UnionMap;
   /** { [t.., p] -> [t'.., p'] : t <lex t' }: a statement instance strictly before another */
   readonly beforeInstance: UnionMap;
-  /** Per array: the SCoP's end as a read of what the SCoP writes, and the values it sees originally (filled on demand). */
-  readonly liveOut: Map<string, { end: AccessEvent; value: UnionMap }>;
+  /** Per target array: the program as it stands, for the incremental exactness check (exactness.ts; filled on demand). */
+  readonly targetStates: Map<string, TargetState>;
   /** Why coalescing refused each mapping it tried (`MemRef_x__phi onto MemRef_C: ...`), for the debug log. */
   readonly rejections: string[];
 }
@@ -194,7 +195,7 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
   }
   const escaping = escapingLocations(model);
   trimDeadScalarWrites(ctx, events, reaching, escaping, timeDims);
-  return { ctx, model, events, timeDims, writeValue, readValue, entryContent: entry, reaching, mayWritten, escaping, notBeforeInstance, beforeInstance, liveOut: new Map(), rejections: [] };
+  return { ctx, model, events, timeDims, writeValue, readValue, entryContent: entry, reaching, mayWritten, escaping, notBeforeInstance, beforeInstance, targetStates: new Map(), rejections: [] };
 }
 
 /**
@@ -295,17 +296,19 @@ function trimDeadScalarWrites(ctx: Ctx, events: readonly AccessEvent[], reaching
 
 /**
  * The SCoP's end as a read of `elements` (a location's, or an array's elements): after every
- * statement. `like` lends the fields the dataflow does not look at.
+ * statement, one instance per element (`End[o..]` reads element o), so that the dataflow tells
+ * the elements apart. `like` (an access of the location) lends the fields the dataflow does not look at.
  */
 export function endRead(ctx: Ctx, like: AccessEvent, timeDims: number, elements: UnionSet): AccessEvent {
+  const o = dims(like.relation.dim(DimType.out), 'o');
   return {
     ...like,
     tag: 'End',
     kind: 'read',
-    // { End[] -> Element[..] }
-    relation: UnionMap.fromDomainAndRange(ctx.unionSet('{ End[] }'), elements).asMap(),
-    // { End[] -> [t..] }: after every statement
-    time: ctx.map(`{ End[] -> [${[1_000_000, ...Array(timeDims - 1).fill(0)].join(', ')}] }`),
+    // { End[o..] -> Element[o..] }
+    relation: ctx.map(`{ End[${o}] -> ${like.location}[${o}] }`).intersectRange(elements.extractSet(like.relation.range().getSpace())),
+    // { End[o..] -> [t..] }: after every statement
+    time: ctx.map(`{ End[${o}] -> [${[1_000_000, ...Array(timeDims - 1).fill(0)].join(', ')}] }`),
     passThrough: undefined,
     removed: false,
     trimmed: false,
