@@ -78,12 +78,14 @@ export function outlineCheck(module: Module, check: BasicBlock, cond: Value, nam
   const map = new Map<Value, Value>();
   inputs.forEach((v, k) => {
     const arg = fn.args[k]!;
-    arg.name = `in${k}`;
+    arg.name = `tsopt.in${k}`;
     map.set(v, arg);
   });
   const body = insertBlock(fn, createBlock('entry'));
   for (const inst of slice) {
     const copy = insertInstruction(body, cloneInstruction(inst));
+    // A location of the caller's subprogram would be wrong here (the new function has none).
+    copy.metadata = copy.metadata.filter((m) => m.name !== 'dbg');
     copy.operands.forEach((op, k) => {
       const mapped = map.get(op);
       if (mapped) setOperand(copy, k, mapped);
