@@ -182,7 +182,7 @@ function main(argv: readonly string[]): number {
   for (const p of kernelPrograms(dir, only, tiny)) {
     const c = measureCheckCost(p, out);
     const cells = typeof c === 'string' ? [`(${c})`]
-      : [String(c.checkInstructions).padStart(12), String(c.checkCalls).padStart(9), String(c.instructions).padStart(16), `  ${c.versioned ? c.share.toExponential(2) : 'no check'}${c.scope === 'program' ? ' (program)' : ''}`];
+      : [String(c.checkInstructions).padStart(12), String(c.checkCalls).padStart(9), String(c.instructions).padStart(16), `  ${c.checkCalls > 0 ? c.share.toExponential(2) : 'no check ran'}${c.scope === 'program' ? ' (program)' : ''}`];
     process.stdout.write(`${p.name.padEnd(24)}${p.timeArgs.join(',').padEnd(30)}${cells.join('')}\n`);
   }
   return 0;
