@@ -229,7 +229,8 @@ function entryContent(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[]
     if (inst.opcode === 'store') store = inst;
     else if (mayWriteMemory(inst)) break;
   }
-  if (!store || store.operands[0]!.kind === 'instruction' && blocks.has((store.operands[0] as Instruction).parent!)) return out;
+  // An undef stored leaves the content unknown; a value computed in the SCoP is not there yet.
+  if (!store || isUndef(store.operands[0]) || (store.operands[0]!.kind === 'instruction' && blocks.has((store.operands[0] as Instruction).parent!))) return out;
   const pointer = store.operands[1]!;
   const pointerOf = (i: Instruction): Value | undefined => (i.opcode === 'store' ? i.operands[1] : i.opcode === 'load' ? i.operands[0] : undefined);
   const access = events.find((e) => !e.access.scalar && e.access.certainty === 'must' && e.access.instruction && pointerOf(e.access.instruction) === pointer);
