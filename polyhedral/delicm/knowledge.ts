@@ -154,7 +154,13 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
   }
 
   // [params] -> { WriteTag[i..] -> Value[..] } before pass-throughs are resolved
+  const opaqueOf = new Map<AccessEvent, IslMap>();
   const opaque = (e: AccessEvent): IslMap => {
+    let m = opaqueOf.get(e);
+    if (!m) opaqueOf.set(e, (m = opaqueValue(e)));
+    return m;
+  };
+  const opaqueValue = (e: AccessEvent): IslMap => {
     const s = e.statement;
     const n = s.loops.length;
     const v = storedValue(e.access);
