@@ -238,8 +238,13 @@ function sameOperation(a: Instruction, b: Instruction): boolean {
   return a.operands.every((o, k) => typesEqual(o.type, b.operands[k]!.type));
 }
 
-/** `e` as isl text over the model's parameters, with the conditions (`… >= 0`) under which the text is exact. */
-function islText(model: ScopModel, e: Scev, conditions: string[]): string | undefined {
+/**
+ * `e` as isl text over the model's parameters and the counters i0, i1, ... of `outer` (the loops
+ * around the pair: a triangular loop's trip count), with the conditions (`… >= 0`) under which
+ * the text is exact.
+ */
+function islText(model: ScopModel, e: Scev, conditions: string[], outer: readonly ScopLoop[]): string | undefined {
+  const islText_ = (x: Scev, c: string[]) => islText(model, x, c, outer);
   switch (e.kind) {
     case ScevKind.Constant:
       return e.value.toString();
@@ -248,27 +253,33 @@ function islText(model: ScopModel, e: Scev, conditions: string[]): string | unde
       return p?.name;
     }
     case ScevKind.SignExtend:
-      return e.operand.kind === ScevKind.Unknown ? islText(model, e.operand, conditions) : undefined;
+      return e.operand.kind === ScevKind.Unknown ? islText_(e.operand, conditions) : undefined;
     case ScevKind.ZeroExtend: {
-      const inner = e.operand.kind === ScevKind.Unknown ? islText(model, e.operand, conditions) : undefined;
+      const inner = e.operand.kind === ScevKind.Unknown ? islText_(e.operand, conditions) : undefined;
       if (inner !== undefined) conditions.push(`${inner} >= 0`);
       return inner;
     }
     case ScevKind.Add: {
-      const parts = e.operands.map((o) => islText(model, o, conditions));
+      const parts = e.operands.map((o) => islText_(o, conditions));
       return parts.every((x) => x !== undefined) ? `(${parts.join(' + ')})` : undefined;
     }
     case ScevKind.Mul: {
       if (e.operands.length !== 2 || e.operands[0]!.kind !== ScevKind.Constant) return undefined;
-      const inner = islText(model, e.operands[1]!, conditions);
+      const inner = islText_(e.operands[1]!, conditions);
       return inner === undefined ? undefined : `(${e.operands[0]!.value} * ${inner})`;
     }
     case ScevKind.UDiv: {
       if (e.rhs.kind !== ScevKind.Constant || e.rhs.value <= 0n) return undefined;
-      const inner = islText(model, e.lhs, conditions);
+      const inner = islText_(e.lhs, conditions);
       if (inner === undefined) return undefined;
       conditions.push(`${inner} >= 0`);
       return `floor((${inner})/${e.rhs.value})`;
+    }
+    case ScevKind.AddRec: {
+      const k = outer.findIndex((l) => l.loop === e.loop);
+      if (k < 0 || e.operands.length !== 2 || e.operands[1]!.kind !== ScevKind.Constant) return undefined;
+      const start = islText_(e.operands[0]!, conditions);
+      return start === undefined ? undefined : `(${start} + ${e.operands[1]!.value} * i${k})`;
     }
     default:
       return undefined;
@@ -289,13 +300,13 @@ function dims(n: number, last: string): string {
  */
 function rolledDomain(model: ScopModel, u: ScopStatementModel, r: ScopStatementModel, factor: number, offset: Scev): { domain: IslSet; parallel(mu: readonly Instruction[], mr: readonly Instruction[]): boolean } | undefined {
   const conditions: string[] = [];
-  const k = islText(model, offset, conditions);
+  const k = islText(model, offset, conditions, r.loops.slice(0, -1));
   if (k === undefined) return undefined;
   const ctx: Ctx = model.ctx;
   const p = `[${model.parameters.map((x) => x.name).join(', ')}] -> `;
   const d = r.loops.length;
   // The remainder runs only where its offset's text is exact (the context: the guards around the SCoP).
-  if (conditions.length > 0 && !r.domain.params().intersect(model.context).isSubset(ctx.set(`${p}{ : ${conditions.join(' and ')} }`))) return undefined;
+  if (conditions.length > 0 && !r.domain.intersectParams(model.context).isSubset(ctx.set(`${p}{ ${r.name}[${dims(d, 'r')}] : ${conditions.join(' and ')} }`))) return undefined;
   const target = `${r.name}[${dims(d, 'x')}]`;
   // { Stmt_u[o, t] -> Stmt_r[o, U t + c] } for each copy c
   const copies = Array.from({ length: factor }, (_, c) => ctx.map(`${p}{ ${u.name}[${dims(d, 't')}] -> ${r.name}[${dims(d, `${factor}*t + ${c}`)}] }`));
