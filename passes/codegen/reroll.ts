@@ -63,6 +63,7 @@ export function planRerolls(model: ScopModel, se: ScalarEvolution, excluded: (st
     if (used.has(u) || excluded(u) || !isPlainLoopBody(u)) continue;
     for (const r of model.statements) {
       if (r === u || used.has(r) || excluded(r) || !isPlainLoopBody(r) || !sameOuterLoops(u, r)) continue;
+      if (!adjacent(model, u, r)) continue;
       const plan = tryPair(model, se, u, r);
       if (plan) {
         out.push(plan);
@@ -86,6 +87,36 @@ function isPlainLoopBody(st: ScopStatementModel): boolean {
     const v = a.scalar?.value;
     return a.kind === 'read' && a.array.kind === 'value' && v !== undefined && !(v.kind === 'instruction' && v.parent === st.block);
   });
+}
+
+/** The schedule's output tuple (`[1, i0, 2, i1, 0, i2, 0]` → its entries), or undefined. */
+function scheduleTuple(st: ScopStatementModel): string[] | undefined {
+  const m = /->\s*\[([^\]]*)\]/.exec(st.schedule.toStr());
+  return m ? m[1]!.split(',').map((x) => x.trim()) : undefined;
+}
+
+/**
+ * `r` comes right after `u` inside their outer loops: no statement of those loops is scheduled
+ * between them (generating `u`'s instances at `r`'s place must not move them past another).
+ */
+function adjacent(model: ScopModel, u: ScopStatementModel, r: ScopStatementModel): boolean {
+  const d = u.loops.length;
+  const at = 2 * (d - 1);
+  const tu = scheduleTuple(u);
+  const tr = scheduleTuple(r);
+  if (!tu || !tr || tu.length <= at || tr.length <= at) return false;
+  const pu = Number(tu[at]);
+  const pr = Number(tr[at]);
+  if (!Number.isInteger(pu) || !Number.isInteger(pr) || pr <= pu || tu.slice(0, at).join() !== tr.slice(0, at).join()) return false;
+  for (const x of model.statements) {
+    if (x === u || x === r || x.loops.length < d - 1 || !x.loops.slice(0, d - 1).every((l, k) => l === u.loops[k])) continue;
+    const tx = scheduleTuple(x);
+    if (!tx || tx.length <= at) return false;
+    if (tx.slice(0, at).join() !== tu.slice(0, at).join()) continue;
+    const px = Number(tx[at]);
+    if (!Number.isInteger(px) || (px > pu && px < pr)) return false;
+  }
+  return true;
 }
 
 function sameOuterLoops(u: ScopStatementModel, r: ScopStatementModel): boolean {
