@@ -34,6 +34,7 @@ import { AstToIr, statementCalls } from './codegen/ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './codegen/block-generator';
 import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './codegen/live-outs';
 import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './codegen/mapped-accesses';
+import { planRerolls, rolledHeaderValues, type RerolledLoop } from './codegen/reroll';
 import { appliedDelicm } from './delicm';
 import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
@@ -52,6 +53,10 @@ export const rtcStatsOption: PassOption = {
 export const maxAliasPairsOption: PassOption = {
   name: 'rtc-max-alias-pairs',
   description: 'at most this many pairs of arrays compared in one run-time check; a SCoP needing more keeps no fast path (default 32)',
+};
+export const rerollOption: PassOption = {
+  name: 'reroll',
+  description: 'generate the fast path of a loop -O3 runtime-unrolled as the rolled loop over its whole range (default true; --reroll=false keeps the unrolled copies)',
 };
 export const rtcCheckFunctionsOption: PassOption = {
   name: 'rtc-check-functions',
@@ -72,6 +77,8 @@ export interface VersionedScop {
   /** Instructions added to the function. */
   readonly codeGrowth: number;
   readonly parallelLoops: number;
+  /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
+  readonly rerolledLoops: number;
 }
 
 class NotVersioned extends Error {}
@@ -104,8 +111,14 @@ function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): strin
 }
 
 /** Loops of the AST that run the iterations of model loops carrying no dependence. */
-function parallelAstLoops(ast: AstNodeTree, model: ScopModel): Set<AstNodeTree> {
+function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly RerolledLoop[]): Set<AstNodeTree> {
   const parallel = new Set(model.dependences.parallelLoops);
+  // A rolled loop runs the instances of two model loops: its own check decides.
+  for (const r of rolled) {
+    const loop = r.remainder.loops[r.remainder.loops.length - 1]!;
+    if (r.parallel) parallel.add(loop);
+    else parallel.delete(loop);
+  }
   const byName = new Map(model.statements.map((s) => [s.name, s] as const));
   const out = new Set<AstNodeTree>();
   const visit = (n: AstNodeTree): void => {
@@ -133,6 +146,7 @@ interface VersioningOptions {
   readonly maxOperations: number;
   readonly maxAliasPairs: number;
   readonly stats: RtcStats | undefined;
+  readonly reroll: boolean;
   /** --rtc-check-functions: each check in a function of its own (runtime-checks/outline.ts). */
   readonly checkFunctions: boolean;
 }
@@ -161,14 +175,21 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   let parts: CheckPart[];
   let ast: AstNodeTree;
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
+  let rolled: RerolledLoop[];
   try {
-    [parts, ast, mapped] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
+    [parts, ast, mapped, rolled] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
+        const plans = planMappedAccesses(model);
+        // Loops -O3 runtime-unrolled: the remainder's statement over the whole index range instead.
+        const rerolls = o.reroll ? planRerolls(model, se, (st) => (plans.get(st)?.length ?? 0) > 0) : [];
+        // [params] -> { Stmt_S[i...] : ... } with each rerolled pair replaced by its rolled statement
+        let domains = model.domains;
+        for (const r of rerolls) domains = domains.subtract(r.unrolled.domain.toUnionSet()).subtract(r.remainder.domain.toUnionSet()).union(r.domain.toUnionSet());
         // { Stmt_S[i...] -> [t0, ..., t2D] } restricted to the domains: the original order.
-        const schedule = model.schedule.intersectDomain(model.domains);
+        const schedule = model.schedule.intersectDomain(domains);
         const tree = readAstNode(AstBuild.fromContext(model.context).nodeFromScheduleMap(schedule));
-        return [p, tree, planMappedAccesses(model)] as const;
+        return [p, tree, plans, rerolls] as const;
       }),
     );
   } catch (e) {
@@ -245,7 +266,8 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
-    const parallel = parallelAstLoops(ast, model);
+    const parallel = parallelAstLoops(ast, model, rolled);
+    const rolledByName = new Map(rolled.map((r) => [r.remainder.name, r] as const));
     const groups = new Map<AstNodeTree, string>();
     for (const n of parallel) groups.set(n, md.accessGroup());
     const byName = new Map<string, ScopStatementModel>(model.statements.map((s) => [s.name, s] as const));
@@ -265,17 +287,24 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
       statement: (name, args, builder, enclosing) => {
         const st = byName.get(name);
         if (!st) throw new UnsupportedCodeError(`the AST names an unknown statement ${name}`);
-        const iterations = new Map<ScevLoop, Value>(st.loops.map((l, k) => [l.loop, args[k]!] as const));
+        const roll = rolledByName.get(name);
+        // A rolled statement's last counter is the index from the loop's start, not the remainder's iteration.
+        const counted = roll ? st.loops.slice(0, -1) : st.loops;
+        const iterations = new Map<ScevLoop, Value>(counted.map((l, k) => [l.loop, args[k]!] as const));
         enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
+        const scalars = statementScalars(st, slots, mappedAccessHooks(mapped.get(st) ?? [], args, {
+          parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess, newBlock: (n) => gen.newBlock(n), regionBlocks: region,
+        }));
+        const header = roll
+          ? (hb: IrBuilder) => rolledHeaderValues(roll, se, hb, args[args.length - 1]!, iterations, (v) => !(v.kind === 'instruction' && v.parent !== undefined && region.has(v.parent)))
+          : undefined;
         copyStatement({
           module, se, regionBlocks: region,
           decorate: (copy, original) => {
             const array = arrayOfInst.get(original);
             if (array) decorateAccess(copy, array);
           },
-        }, st.block, iterations, builder, statementScalars(st, slots, mappedAccessHooks(mapped.get(st) ?? [], args, {
-          parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess, newBlock: (n) => gen.newBlock(n), regionBlocks: region,
-        })));
+        }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb) => new Map([...(scalars.atStart?.(hb) ?? []), ...header(hb)]) } : scalars);
       },
       loop: (loop) => {
         const g = groups.get(loop.node);
@@ -301,7 +330,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     ctx.log.debug({ function: fn.name, scop: model.location, runtimeCheck }, 'versioned');
     return {
       function: fn.name, location: model.location, runtimeCheck,
-      parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size,
+      parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length,
     };
   } catch (e) {
     undo([...made, ...generated]);
@@ -452,7 +481,7 @@ function undo(blocks: readonly BasicBlock[]): void {
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
-  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
     const wantStats = flagOption(ctx, rtcStatsOption);
@@ -460,6 +489,7 @@ export const versioningPass: ModulePass = {
       maxOperations: nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000),
       maxAliasPairs: nonNegativeIntegerOption(ctx, maxAliasPairsOption, 32),
       stats: wantStats ? new RtcStats(module) : undefined,
+      reroll: ctx.options.get(rerollOption.name) !== 'false',
       checkFunctions: flagOption(ctx, rtcCheckFunctionsOption),
     };
     let index = 0;
@@ -477,7 +507,7 @@ export const versioningPass: ModulePass = {
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location: model.location,
             fields: {
-              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, fastPathFrom: source.from, ...islSpending(model),
+              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, fastPathFrom: source.from, ...islSpending(model),
             },
           });
           ctx.remarks.push({
