@@ -21,7 +21,8 @@ interface ScopFields {
   notVersioned?: string;
   islOperations?: number;
   islOperationsBySteps?: Record<string, number>;
-  delicm?: { unchanged?: string };
+  fastPathFrom?: string;
+  delicm?: { unchanged?: string; scalarWritesBefore?: number; scalarWritesAfter?: number };
 }
 interface Report {
   functions: { name: string; scops: ScopFields[]; rejected: { location: string; detail: string }[] }[];
@@ -80,6 +81,28 @@ describe('one isl budget per SCoP', () => {
     expect(left!.islOperations).toBeLessThanOrEqual(limit);
     expect(tight.output).not.toMatch(/tsopt\.scop0\.check:/);
     expect(tight.cpu).toBeLessThan(60);
+  }, 180_000);
+
+  test('DeLICM spends at most half of what the budget has left: when that runs out, the SCoP is versioned from its plain model', () => {
+    const free = tsoptOn('atax', ['--passes=delicm,versioning', '--scop-max-operations=0']);
+    const [atax] = scopsOf(free.report, 'kernel_atax');
+    expect(atax).toMatchObject({ versioned: true, fastPathFrom: 'delicm', delicm: { scalarWritesBefore: 9, scalarWritesAfter: 0 } });
+    const steps = atax!.islOperationsBySteps!;
+    const before = steps.delinearization! + steps.model! + steps.dependences!;
+    // Three quarters of what DeLICM needs are left when it starts: it may take half of that, gives up,
+    // and the other half is enough for the check and the AST of the plain model. (Were DeLICM allowed
+    // the whole rest, it would use the budget up and the SCoP would keep no fast path.)
+    const limit = before + Math.floor((3 * steps.delicm!) / 4);
+    expect(steps['check and AST']!).toBeLessThan(steps.delicm! / 4);
+    const tight = tsoptOn('atax', ['--passes=delicm,versioning', `--scop-max-operations=${limit}`]);
+    const [left] = scopsOf(tight.report, 'kernel_atax');
+    expect(left).toMatchObject({
+      versioned: true,
+      fastPathFrom: 'model',
+      delicm: { scalarWritesAfter: 9, unchanged: expect.stringMatching(/^DeLICM's share of the SCoP's isl budget \(half of the \d+ operations left of --scop-max-operations\) ran out .*: the SCoP keeps its plain model$/) },
+    });
+    expect(left!.islOperationsBySteps!.delicm!).toBeLessThanOrEqual(Math.ceil((limit - before) / 2));
+    expect(bounded(left!)).toBeLessThanOrEqual(limit);
   }, 180_000);
 
   test('a budget too small for the model drops the SCoP with the step that ran out', () => {
