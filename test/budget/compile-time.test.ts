@@ -83,17 +83,18 @@ describe('one isl budget per SCoP', () => {
     expect(tight.cpu).toBeLessThan(60);
   }, 180_000);
 
-  test('DeLICM spends at most half of what the budget has left: when that runs out, the SCoP is versioned from its plain model', () => {
+  test('DeLICM spends at most half of what the budget has left, and is not tried where the dependences alone cost over half its limit: the SCoP is versioned from its plain model', () => {
     const free = tsoptOn('atax', ['--passes=delicm,versioning', '--scop-max-operations=0']);
     const [atax] = scopsOf(free.report, 'kernel_atax');
     expect(atax).toMatchObject({ versioned: true, fastPathFrom: 'delicm', delicm: { scalarWritesBefore: 9, scalarWritesAfter: 0 } });
     const steps = atax!.islOperationsBySteps!;
     const before = steps.delinearization! + steps.model! + steps.dependences!;
-    // Three quarters of what DeLICM needs are left when it starts: it may take half of that, gives up,
-    // and the other half is enough for the check and the AST of the plain model. (Were DeLICM allowed
-    // the whole rest, it would use the budget up and the SCoP would keep no fast path.)
-    const limit = before + Math.floor((3 * steps.delicm!) / 4);
-    expect(steps['check and AST']!).toBeLessThan(steps.delicm! / 4);
+    // When DeLICM starts, the budget has left twice the dependences' cost plus what DeLICM needs. It may
+    // take half of that (enough to be tried: over twice the dependences), gives up, and the other half
+    // is enough for the check and the AST of the plain model.
+    expect(2 * steps.dependences!).toBeLessThan(steps.delicm!);
+    const limit = before + 2 * steps.dependences! + steps.delicm!;
+    expect(steps['check and AST']!).toBeLessThan(steps.dependences! + steps.delicm! / 2);
     const tight = tsoptOn('atax', ['--passes=delicm,versioning', `--scop-max-operations=${limit}`]);
     const [left] = scopsOf(tight.report, 'kernel_atax');
     expect(left).toMatchObject({
@@ -103,6 +104,17 @@ describe('one isl budget per SCoP', () => {
     });
     expect(left!.islOperationsBySteps!.delicm!).toBeLessThanOrEqual(Math.ceil((limit - before) / 2));
     expect(bounded(left!)).toBeLessThanOrEqual(limit);
+
+    // A limit under twice the dependences' cost: DeLICM, which recomputes them after mapping, is not tried at all.
+    const quota = 2 * steps.dependences! - 1;
+    const skipped = tsoptOn('atax', ['--passes=delicm,versioning', `--delicm-max-operations=${quota}`]);
+    const [plain] = scopsOf(skipped.report, 'kernel_atax');
+    expect(plain).toMatchObject({
+      versioned: true,
+      fastPathFrom: 'model',
+      delicm: { scalarWritesAfter: 9, unchanged: `not tried: the SCoP's dependences cost ${steps.dependences} isl operations, over half of DeLICM's isl quota (--delicm-max-operations=${quota}), and DeLICM recomputes them: the SCoP keeps its plain model` },
+    });
+    expect(plain!.islOperationsBySteps!.delicm).toBeUndefined();
   }, 180_000);
 
   test('a budget too small for the model drops the SCoP with the step that ran out', () => {
