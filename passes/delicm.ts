@@ -9,7 +9,7 @@
 // (`--passes=delicm,versioning`) as long as no pass in between changed the IR (which
 // drops them). print<delicm> and the report compute the same analysis but apply nothing.
 import { type IrFunction, type Module, printInstruction } from '../ir';
-import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm } from '../polyhedral/delicm';
+import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm, scalarWritesInLoops, unchangedDelicm } from '../polyhedral/delicm';
 import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import { printDependences, printScopModel } from '../polyhedral/print';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
@@ -45,12 +45,33 @@ export function appliedDelicm(ctx: PassContext, fn: IrFunction): FunctionDelicm 
   return ctx.am.getCached(appliedKey(analysisFrom(ctx)), fn);
 }
 
-/** DeLICM spends from the SCoP's budget (polyhedral/budget.ts); its own quota bounds it within that. */
+/**
+ * DeLICM spends from the SCoP's budget (polyhedral/budget.ts), under the smaller of its own quota and
+ * half of what the budget has left. It is optional: when it gives up, the SCoP stays as it was and must
+ * still be versioned from the plain model, so it never takes the budget's last part (had it exhausted
+ * the budget, versioning would find nothing left and keep no fast path).
+ */
 function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResult {
-  // Under a quota runDelicm turns every isl failure into `unchanged`; the budget may bind when its own limit is 0.
-  const own = maxOperations > 0 ? maxOperations : 0xffff_ffff;
-  const r = m.budget.run(m.ctx, 'delicm', maxOperations, () => runDelicm(m, { maxOperations: own }));
-  return m.budget.exhaustedBy === 'delicm' ? { ...r, unchanged: m.budget.reason() } : r;
+  const left = m.budget.remaining;
+  const share = Math.floor(left / 2);
+  const own = maxOperations > 0 ? maxOperations : Infinity;
+  const limit = Math.min(own, share);
+  // Under a quota runDelicm turns every isl failure into `unchanged`: no limit at all is the largest quota.
+  if (limit === Infinity) return m.budget.run(m.ctx, 'delicm', 0, () => runDelicm(m, { maxOperations: 0xffff_ffff }));
+  const byShare = `DeLICM's share of the SCoP's isl budget (half of the ${left} operations left of --scop-max-operations)`;
+  if (limit < 1) return unchangedDelicm(m, `${byShare} is empty: the SCoP keeps its plain model`);
+  // After any mapping DeLICM recomputes the SCoP's dependences, and its knowledge and exactness checks cost
+  // more than they do (1.6-14x on our kernels): a SCoP whose dependences took over half of the limit would
+  // spend it all for nothing (robustness seeds 22 and 29, -O3's unrolled nests: 5-9M operations each).
+  const dependences = m.budget.steps.get('dependences')?.operations ?? 0;
+  if (scalarWritesInLoops(m) > 0 && dependences > limit / 2) {
+    const by = limit === own ? `DeLICM's isl quota (--delicm-max-operations=${own})` : byShare;
+    return unchangedDelicm(m, `not tried: the SCoP's dependences cost ${dependences} isl operations, over half of ${by}, and DeLICM recomputes them: the SCoP keeps its plain model`);
+  }
+  const r = m.budget.run(m.ctx, 'delicm', limit, () => runDelicm(m, { maxOperations: limit }));
+  if (r.unchanged === undefined) return r;
+  const by = limit === own ? `DeLICM's isl quota (--delicm-max-operations=${own})` : byShare;
+  return { ...r, unchanged: `${by} ran out (${r.unchanged}): the SCoP keeps its plain model` };
 }
 
 function delicmMaxOperationsFrom(ctx: PassContext): number {

@@ -161,7 +161,8 @@ interface ScopSource {
 /** The models of `fn`'s SCoPs, DeLICM's results when the `delicm` pass ran before and they are still valid. */
 function scopSources(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>): ScopSource[] {
   const delicm = appliedDelicm(ctx, fn);
-  if (delicm) return delicm.scops.map((r) => ({ model: r.model, original: r.original, from: 'delicm' }));
+  // A SCoP DeLICM left unchanged (its quota ran out) is generated from the plain model, and says so.
+  if (delicm) return delicm.scops.map((r) => ({ model: r.model, original: r.original, from: r.unchanged === undefined ? 'delicm' : 'model' }));
   return ctx.am.get(analysis, fn).models.map((m) => ({ model: m, original: m, from: 'model' }));
 }
 

@@ -31,6 +31,22 @@ export function coalesce(k: Knowledge, forwarded: ReadonlySet<string> = new Set(
   // Forwarded scalars are gone already.
   const mapped = new Set<string>(forwarded);
   const scalarKind = new Map(k.model.arrays.filter((a) => a.kind !== 'array').map((a) => [a.tupleName, a.kind as 'value' | 'phi'] as const));
+  // tryMap's verdict depends on the scalar, the target array (not which of its stores) and the mappings made
+  // so far: a refusal stands until the next mapping, so both loops below ask isl once per pair.
+  const refused = new Set<string>();
+  const attempt = (location: string, target: AccessEvent): boolean => {
+    const pair = `${location} onto ${target.location}`;
+    if (refused.has(pair)) return false;
+    const before = ctx.operations;
+    if (!tryMap(ctx, k, location, target)) {
+      refused.add(pair);
+      // What the refusal cost, for the debug log (`DeLICM refused mappings`).
+      k.rejections[k.rejections.length - 1] += ` (${ctx.operations - before} isl operations)`;
+      return false;
+    }
+    refused.clear();
+    return true;
+  };
 
   for (const target of k.events) {
     if (target.kind !== 'write' || target.access.array.kind !== 'array' || target.access.certainty !== 'must') continue;
@@ -46,7 +62,7 @@ export function coalesce(k: Knowledge, forwarded: ReadonlySet<string> = new Set(
       const location = worklist.shift()!;
       if (tried.has(location) || mapped.has(location) || !scalarKind.has(location)) continue;
       tried.add(location);
-      if (!tryMap(ctx, k, location, target)) continue;
+      if (!attempt(location, target)) continue;
       removeRedundantWrites(k);
       mapped.add(location);
       mappings.push({ location, target: target.location, kind: scalarKind.get(location)! });
@@ -67,7 +83,7 @@ export function coalesce(k: Knowledge, forwarded: ReadonlySet<string> = new Set(
     const near = new Set(k.events.filter((e) => e.kind === 'write' && !e.access.scalar && e.statement.loops.some((l) => loops.has(l))).map((e) => e.location));
     for (const array of arrays.filter((a) => near.has(a))) {
       const target = k.events.find((e) => e.kind === 'write' && !e.access.scalar && e.location === array)!;
-      if (!tryMap(ctx, k, location, target)) continue;
+      if (!attempt(location, target)) continue;
       removeRedundantWrites(k);
       mapped.add(location);
       mappings.push({ location, target: array, kind: scalarKind.get(location)! });

@@ -86,19 +86,25 @@ export function scalarWritesInLoops(model: ScopModel): number {
   });
 }
 
-export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopResult {
-  const ctx = model.ctx;
+/** The SCoP left as it was, with `reason` (undefined: nothing to do). */
+export function unchangedDelicm(model: ScopModel, reason: string | undefined): DelicmScopResult {
   const before = scalarWritesInLoops(model);
-  let rejections: readonly string[] = [];
-  const unchanged = (reason: string | undefined): DelicmScopResult => ({
+  return {
     original: model,
     model,
     mappings: [],
     forwardedTrees: new Map(),
     unchanged: reason,
-    rejections,
+    rejections: [],
     counters: { forwards: 0, reloads: 0, mappedScalars: 0, mappedPhis: 0, scalarWritesBefore: before, scalarWritesAfter: before },
-  });
+  };
+}
+
+export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopResult {
+  const ctx = model.ctx;
+  const before = scalarWritesInLoops(model);
+  let rejections: readonly string[] = [];
+  const unchanged = (reason: string | undefined): DelicmScopResult => ({ ...unchangedDelicm(model, reason), rejections });
   // Nothing to gain where no scalar is written inside a loop: no scalar dependence is carried.
   if (before === 0) return unchanged(undefined);
   try {

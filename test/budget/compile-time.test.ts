@@ -21,7 +21,8 @@ interface ScopFields {
   notVersioned?: string;
   islOperations?: number;
   islOperationsBySteps?: Record<string, number>;
-  delicm?: { unchanged?: string };
+  fastPathFrom?: string;
+  delicm?: { unchanged?: string; scalarWritesBefore?: number; scalarWritesAfter?: number };
 }
 interface Report {
   functions: { name: string; scops: ScopFields[]; rejected: { location: string; detail: string }[] }[];
@@ -78,6 +79,40 @@ describe('one isl budget per SCoP', () => {
     expect(left!.islOperations).toBeLessThanOrEqual(limit);
     expect(tight.output).not.toMatch(/tsopt\.scop0\.check:/);
     expect(tight.cpu).toBeLessThan(60);
+  }, 180_000);
+
+  test('DeLICM spends at most half of what the budget has left, and is not tried where the dependences alone cost over half its limit: the SCoP is versioned from its plain model', () => {
+    const free = tsoptOn('atax', ['--passes=delicm,versioning', '--scop-max-operations=0']);
+    const [atax] = scopsOf(free.report, 'kernel_atax');
+    expect(atax).toMatchObject({ versioned: true, fastPathFrom: 'delicm', delicm: { scalarWritesBefore: 9, scalarWritesAfter: 0 } });
+    const steps = atax!.islOperationsBySteps!;
+    const before = steps.delinearization! + steps.model! + steps.dependences!;
+    // When DeLICM starts, the budget has left twice the dependences' cost plus what DeLICM needs. It may
+    // take half of that (enough to be tried: over twice the dependences), gives up, and the other half
+    // is enough for the check and the AST of the plain model.
+    expect(2 * steps.dependences!).toBeLessThan(steps.delicm!);
+    const limit = before + 2 * steps.dependences! + steps.delicm!;
+    expect(steps['check and AST']!).toBeLessThan(steps.dependences! + steps.delicm! / 2);
+    const tight = tsoptOn('atax', ['--passes=delicm,versioning', `--scop-max-operations=${limit}`]);
+    const [left] = scopsOf(tight.report, 'kernel_atax');
+    expect(left).toMatchObject({
+      versioned: true,
+      fastPathFrom: 'model',
+      delicm: { scalarWritesAfter: 9, unchanged: expect.stringMatching(/^DeLICM's share of the SCoP's isl budget \(half of the \d+ operations left of --scop-max-operations\) ran out .*: the SCoP keeps its plain model$/) },
+    });
+    expect(left!.islOperationsBySteps!.delicm!).toBeLessThanOrEqual(Math.ceil((limit - before) / 2));
+    expect(left!.islOperations!).toBeLessThanOrEqual(limit);
+
+    // A limit under twice the dependences' cost: DeLICM, which recomputes them after mapping, is not tried at all.
+    const quota = 2 * steps.dependences! - 1;
+    const skipped = tsoptOn('atax', ['--passes=delicm,versioning', `--delicm-max-operations=${quota}`]);
+    const [plain] = scopsOf(skipped.report, 'kernel_atax');
+    expect(plain).toMatchObject({
+      versioned: true,
+      fastPathFrom: 'model',
+      delicm: { scalarWritesAfter: 9, unchanged: `not tried: the SCoP's dependences cost ${steps.dependences} isl operations, over half of DeLICM's isl quota (--delicm-max-operations=${quota}), and DeLICM recomputes them: the SCoP keeps its plain model` },
+    });
+    expect(plain!.islOperationsBySteps!.delicm).toBeUndefined();
   }, 180_000);
 
   test('delinearization runs inside the budget: a budget smaller than its work stops it there and leaves the SCoP as it was', () => {

@@ -18,7 +18,7 @@ export interface E2eScop {
   notVersioned?: string;
   fastPathFrom?: 'delicm' | 'model';
   fastPathParallelLoops?: number;
-  delicm?: { forwards: number; reloads: number; scalarWritesBefore: number; scalarWritesAfter: number; mappings: string[] };
+  delicm?: { forwards: number; reloads: number; scalarWritesBefore: number; scalarWritesAfter: number; mappings: string[]; unchanged?: string };
 }
 
 export interface E2eBuild {
@@ -93,7 +93,8 @@ export function describeEndToEnd(title: string, kernels: readonly { readonly ker
       const fn = `kernel_${name.replace(/-/g, '_')}`;
       const scops = b.scops(fn);
       const versioned = scops.filter((s) => s.versioned);
-      for (const s of versioned) expect(s.fastPathFrom).toBe('delicm');
+      // A SCoP DeLICM left unchanged (its quota ran out: covariance) is generated from the plain model, and the report says so.
+      for (const s of versioned) expect(s.fastPathFrom).toBe(s.delicm?.unchanged === undefined ? 'delicm' : 'model');
       for (const s of scops) if (!s.versioned) expect(s.notVersioned).toMatch(/\S/);
       if (!slots) return;
       const d = delicmKernel(name);
