@@ -41,8 +41,11 @@ export function noiseBand(baseline: readonly number[], variant: readonly number[
   return { roundSpeedups, spread, verdict };
 }
 
-/** `0.97x [0.93-1.02]`: the median speedup and the band of the per-round speedups. */
+/**
+ * `0.97x [0.932-1.021]`: the median speedup and the band of the per-round speedups (three
+ * decimals, so that a band just below 1 does not print as reaching it).
+ */
 export function formatBand(speedup: number, band: { spread?: [number, number] } | undefined): string {
   const s = `${speedup.toFixed(2)}x`;
-  return band?.spread ? `${s} [${band.spread[0].toFixed(2)}-${band.spread[1].toFixed(2)}]` : s;
+  return band?.spread ? `${s} [${band.spread[0].toFixed(3)}-${band.spread[1].toFixed(3)}]` : s;
 }

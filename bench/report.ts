@@ -128,7 +128,7 @@ export function checkCostCell(cost: ProgramResult['checkCost']): string {
   return `${cost.checkInstructions} (${cost.share.toExponential(1)})${cost.scope === 'program' ? ' prog' : ''}`;
 }
 
-/** `slower than clang -O3 beyond noise: tscc trmm 0.96x [0.93-0.98]`, or `none`. */
+/** `slower than clang -O3 beyond noise: tscc trmm 0.96x [0.931-0.984]`, or `none`. */
 export function slowerLine(run: BenchRun, suite: SuiteResult): string {
   const slower = suite.programs.flatMap((p) =>
     run.variants
@@ -140,7 +140,7 @@ export function slowerLine(run: BenchRun, suite: SuiteResult): string {
 
 /**
  * The table printed at the end: one row per program; per variant its median, its speedup over
- * clang -O3 (`1.20x`: 1.2 times as fast) and the band of the per-round speedups (`[1.12-1.31]`,
+ * clang -O3 (`1.20x`: 1.2 times as fast) and the band of the per-round speedups (`[1.120-1.310]`,
  * bench/noise.ts), marked `<` when the variant is slower than clang -O3 beyond that noise; then
  * tsopt's variants' speedup over Polly, and the check's cost (instructions, and their share of
  * the kernel's). Last, per suite, the variants slower than clang -O3 beyond noise.
@@ -148,7 +148,7 @@ export function slowerLine(run: BenchRun, suite: SuiteResult): string {
 export function toTable(run: BenchRun): string {
   const lines: string[] = [];
   const ours = run.variants.filter((v) => v.name === 'tscc' || v.name === 'pipe');
-  const pad = (cells: string[]) => cells.map((s, k) => s.padEnd(k === 0 ? 22 : k <= run.variants.length ? 30 : 17)).join('').trimEnd();
+  const pad = (cells: string[]) => cells.map((s, k) => s.padEnd(k === 0 ? 22 : k <= run.variants.length ? 32 : 17)).join('').trimEnd();
   for (const suite of run.suites) {
     lines.push(`\n${suite.name}`);
     lines.push(pad(['program', ...run.variants.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), 'check (share)']));

@@ -33,7 +33,9 @@ test('rounds pair by index; missing or zero times are left out, and fewer than 3
 });
 
 test('formatBand prints the median speedup and the band', () => {
-  expect(formatBand(0.9712, { spread: [0.93, 1.021] })).toBe('0.97x [0.93-1.02]');
+  expect(formatBand(0.9712, { spread: [0.93, 1.021] })).toBe('0.97x [0.930-1.021]');
+  // A band just below 1 must not print as reaching it.
+  expect(formatBand(0.94, { spread: [0.89, 0.998] })).toBe('0.94x [0.890-0.998]');
   expect(formatBand(1.5, {})).toBe('1.50x');
 });
 
@@ -56,9 +58,9 @@ function run(repeat: number, tscc: Partial<VariantResult>): BenchRun {
 test('the table marks and lists only the variants slower beyond noise; the CSV carries band and verdict', () => {
   const r = run(5, {});
   const table = toTable(r);
-  expect(table).toMatch(/^trmm\s+2\.00s\s+2\.06s 0\.97x \[0\.95-0\.98\] <\s+-/m);
-  expect(table).toMatch(/^mvt\s+1\.00s\s+1\.01s 0\.99x \[0\.90-1\.10\]\s+-/m);
-  expect(table).toContain('slower than clang -O3 beyond noise: tscc trmm 0.97x [0.95-0.98]\n');
+  expect(table).toMatch(/^trmm\s+2\.00s\s+2\.06s 0\.97x \[0\.950-0\.980\] <\s+-/m);
+  expect(table).toMatch(/^mvt\s+1\.00s\s+1\.01s 0\.99x \[0\.900-1\.100\]\s+-/m);
+  expect(table).toContain('slower than clang -O3 beyond noise: tscc trmm 0.97x [0.950-0.980]\n');
   const csv = toCsv(r).split('\n');
   expect(csv[0]).toMatch(/,speedup_round_min,speedup_round_max,verdict$/);
   expect(csv).toContain('kernels,trmm,tscc,ok,2.06000,0.9709,,0,,,,0.9500,0.9800,slower');

@@ -67,7 +67,7 @@ test('the harness checks, times and reports all five variants, and the check cos
   const csv = fs.readFileSync(path.join(dir, 'results.csv'), 'utf8');
   expect(csv.split('\n')[0]).toBe('suite,program,variant,status,median_s,speedup_vs_clang_O3,speedup_vs_polly,runs,detail,check_instructions,check_share,speedup_round_min,speedup_round_max,verdict');
   for (const v of VARIANTS) expect(csv).toContain(`kernels,gemm,${v},ok,`);
-  expect(csv).toMatch(/^kernels,gemm,tscc,ok,[^\n]*,-?\d+,-?[0-9.]+e[-+]\d+$/m);
+  expect(csv).toMatch(/^kernels,gemm,tscc,ok,[^\n]*,-?\d+,-?[0-9.]+e[-+]\d+,[0-9.]+,[0-9.]+,too-few-rounds$/m);
   expect(csv).toContain('kernels,geomean,tscc,ok,');
   const svg = fs.readFileSync(path.join(dir, 'chart.svg'), 'utf8');
   expect(svg).toMatch(/^<svg /);

@@ -2,7 +2,8 @@
 // opt vectorized it, or its check rules out aliasing. lu's SCoPs have checks that rule out
 // nothing and fast paths opt does not vectorize, while opt vectorizes the original code of
 // main's initialization (a select per element; the fast path's AST splits it into guarded
-// statements): all three run their original code, without a check. 2mm keeps both kernel SCoPs.
+// statements): all three run their original code, without a check. 2mm keeps both kernel SCoPs;
+// syrk keeps its fast path now that opt can count its loops.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFER_UNROLLING } from '../../cli/tscc';
@@ -70,4 +71,16 @@ test.each([['--keep-unprofitable'], ['--rtc-stats']])('%s keeps every fast path 
   const all = [...scops(report, 'kernel_lu'), ...scops(report, 'main')];
   expect(all.map((s) => [s.versioned, s.fastPathKept, s.profitability])).toEqual(all.map(() => [true, undefined, undefined]));
   expect(text).toContain(`!"tsopt kernel_lu ${scops(report, 'kernel_lu')[0].location}"`);
+}, 120_000);
+
+test("syrk: the fast path's `j <= i` loops count their iterations (nsw counters), so opt vectorizes the fast path, which stays, and prints what clang -O3's build prints", () => {
+  // Without nsw on the AST loops' increments SCEV could not count `j <= i` and opt vectorized
+  // only the original code: the fast path was dropped as the worse one.
+  const { report, bitcode } = throughTsopt('syrk');
+  const [s] = scops(report, 'kernel_syrk');
+  expect(s).toMatchObject({ versioned: true, vectorized: true, fastPathKept: true, profitability: 'opt vectorized the fast path' });
+  expect((s as { vectorizedLoops?: { by: string }[] }).vectorizedLoops?.some((l) => l.by === 'loop-vectorize')).toBe(true);
+  const k = findKernel('syrk');
+  const reference = buildKernel('syrk', { flags: ['-O3', MARCH] });
+  for (const args of [k.args, k.altArgs]) expect(run(bitcode, 'syrk', args)).toBe(runKernel(reference, args));
 }, 120_000);
