@@ -53,9 +53,6 @@ export interface Program {
   timeFlags: string[];
   checkArgs: string[];
   timeArgs: string[];
-  /** Flags and arguments of the run whose instructions measure the check's cost (bench/check-cost.ts). */
-  costFlags: string[];
-  costArgs: string[];
   libs: string[];
   /** Where the checked output is: PolyBench dumps arrays to stderr, our kernels print to stdout. */
   checkStream: 'stdout' | 'stderr';

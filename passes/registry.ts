@@ -3,13 +3,12 @@
 import { analysisPasses } from './analysis';
 import { delicmPasses } from './delicm';
 import { delinearizationPasses } from './delinearize';
-import { forceFastPathPass } from './force-fast-path';
 import type { ModulePass } from './pass';
 import { scopPasses } from './scop-passes';
 import { verifyPass } from './verify';
 import { versioningPass } from './versioning';
 
-const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, versioningPass, forceFastPathPass];
+const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, versioningPass];
 
 function byName(passes: readonly ModulePass[]): ReadonlyMap<string, ModulePass> {
   const map = new Map<string, ModulePass>();

@@ -11,7 +11,7 @@ import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analys
 import { type Delinearizer, defaultMaxOperations } from '../polyhedral/build';
 import type { Map as IslMap } from 'isl-wasm';
 import type { Scop } from './analysis/scop-detection-types';
-import { delinearizationAnalysis } from '../polyhedral/delinearization/analysis';
+import { delinearizationAnalysis, type FunctionDelinearizations } from '../polyhedral/delinearization/analysis';
 import type { ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
 import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import type { FunctionAnalysisManager } from './pass';
@@ -169,7 +169,7 @@ function splitTopLevel(s: string): string[] {
   return out;
 }
 
-export function reportFunction(fn: IrFunction, models: FunctionScopModels, options: ReportOptions = {}, delinearizations?: ReadonlyMap<Scop, ScopDelinearization>): ReportFunction {
+export function reportFunction(fn: IrFunction, models: FunctionScopModels, options: ReportOptions = {}, delinearizations?: Pick<FunctionDelinearizations, 'get'>): ReportFunction {
   return {
     name: fn.name,
     scops: models.models.map((m) => reportScop(m, options, delinearizations?.get(m.scop))),

@@ -40,6 +40,7 @@ import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
 import { emitParts, sizeValue } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
+import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from '../runtime-checks/outline';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
@@ -51,6 +52,10 @@ export const rtcStatsOption: PassOption = {
 export const maxAliasPairsOption: PassOption = {
   name: 'rtc-max-alias-pairs',
   description: 'at most this many pairs of arrays compared in one run-time check; a SCoP needing more keeps no fast path (default 32)',
+};
+export const rtcCheckFunctionsOption: PassOption = {
+  name: 'rtc-check-functions',
+  description: 'compute each run-time check in a noinline function of its own (tsopt.check.<function>.scopN), so what the check executes can be counted in the final code (bench/check-cost.ts); costs a call per check',
 };
 export const codegenMaxOperationsOption: PassOption = {
   name: 'codegen-max-operations',
@@ -70,6 +75,11 @@ export interface VersionedScop {
 }
 
 class NotVersioned extends Error {}
+
+/** A flag option: given, and not `=false`. */
+function flagOption(ctx: PassContext, option: PassOption): boolean {
+  return ctx.options.has(option.name) && ctx.options.get(option.name) !== 'false';
+}
 
 
 function instructionCount(fn: IrFunction): number {
@@ -123,6 +133,8 @@ interface VersioningOptions {
   readonly maxOperations: number;
   readonly maxAliasPairs: number;
   readonly stats: RtcStats | undefined;
+  /** --rtc-check-functions: each check in a function of its own (runtime-checks/outline.ts). */
+  readonly checkFunctions: boolean;
 }
 
 /** A SCoP's model to generate from (DeLICM's when it applies) and the model of the code as it is. */
@@ -179,6 +191,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   const made: BasicBlock[] = [check, fastEntry];
   let generated: readonly BasicBlock[] = [];
   let createdSlots: Instruction[] = [];
+  let outlined: OutlinedCheck | undefined;
   const b = new IrBuilder(check);
   const inCheck: ScevExpander = new ScevExpander(b, {
     iterationOf: outerIterations(se, b, region, (s) => inCheck.exact(s)),
@@ -208,7 +221,9 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     if (range.length > 0) {
       all.push({ label: 'parameter-range', c: model.parameters.filter((p) => !(p.bits < 60 && p.expression.kind === ScevKind.Unknown)).map((p) => `-2^60 <= ${p.c} && ${p.c} <= 2^60`).join(' && '), value: range.reduce((x, y) => b.and(x, y)) });
     }
-    const cond = all.length === 0 ? constInt(intType(1), 1) : all.map((x) => x.value).reduce((x, y) => b.and(x, y));
+    const combined = all.length === 0 ? constInt(intType(1), 1) : all.map((x) => x.value).reduce((x, y) => b.and(x, y));
+    outlined = o.checkFunctions ? outlineCheck(module, check, combined, checkFunctionName(fn, index)) : undefined;
+    const cond = outlined?.value ?? combined;
     o.stats?.instrument(b, fn, model.location, index, cond, all);
     const params64 = new Map<string, Value>();
     const lookup64 = (name: string): Value => {
@@ -275,6 +290,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
     // Wire: pred → check → (fast | original).
     b.positionAtEnd(check).condBr(cond, fastEntry, entry);
+    outlined?.eraseUnused();
     const t = terminator(pred)!;
     t.operands.forEach((op, k) => {
       if (op === entry) setOperand(t, k, check);
@@ -289,6 +305,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     };
   } catch (e) {
     undo([...made, ...generated]);
+    if (outlined) removeCheckFunction(module, outlined);
     unhoist();
     for (const slot of createdSlots) if (slot.uses.length === 0) eraseInstruction(slot);
     if (e instanceof UnsupportedCodeError || e instanceof NotExpandableError) throw new NotVersioned(e.message);
@@ -435,14 +452,15 @@ function undo(blocks: readonly BasicBlock[]): void {
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
-  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
-    const wantStats = ctx.options.has(rtcStatsOption.name) && ctx.options.get(rtcStatsOption.name) !== 'false';
+    const wantStats = flagOption(ctx, rtcStatsOption);
     const o: VersioningOptions = {
       maxOperations: nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000),
       maxAliasPairs: nonNegativeIntegerOption(ctx, maxAliasPairsOption, 32),
       stats: wantStats ? new RtcStats(module) : undefined,
+      checkFunctions: flagOption(ctx, rtcCheckFunctionsOption),
     };
     let index = 0;
     let changed = false;

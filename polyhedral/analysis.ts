@@ -8,7 +8,7 @@ import { scopDetectionAnalysis } from '../passes/analysis/scop-detection';
 import { scalarEvolutionAnalysis } from '../passes/analysis/scalar-evolution';
 import { type Delinearizer, type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
 import { ScopBudget, defaultScopMaxOperations } from './budget';
-import { scopDelinearization, sharedDelinearizer } from './delinearization/analysis';
+import { sharedDelinearizer } from './delinearization/analysis';
 import type { FunctionScopModels, ScopModel } from './model';
 
 /** Builds the models of every SCoP detection found in `fn`. */
@@ -22,13 +22,10 @@ export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager,
   for (const scop of detection.scops) {
     // One budget per SCoP, carried by its model to DeLICM and versioning.
     const budget = new ScopBudget(options.scopMaxOperations ?? defaultScopMaxOperations);
-    const delinearize: Delinearizer | undefined = hook && ((s) => {
-      const shapes = hook(s, am);
-      // The shared delinearization ran in its own context under its own quotas; charge what it spent.
-      const spent = scopDelinearization(s, am)?.islOperations;
-      if (spent !== undefined) budget.charge('delinearization', spent);
-      return shapes;
-    });
+    // Delinearization spends from the budget (under what remains of it, or charged from the
+    // shared cache); once per SCoP, though the model may be described twice (with and without casts).
+    let shapes: ReturnType<Delinearizer> | undefined;
+    const delinearize: Delinearizer | undefined = hook && ((s) => (shapes ??= hook(s, am, budget)));
     const built = buildScopModel(ctx, fn.parent, fn, scop, { ...options, delinearize }, se.factsAt(scop.entry), budget);
     if ('statements' in built) models.push(built);
     else rejections.push(built);

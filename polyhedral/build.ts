@@ -44,6 +44,8 @@ export function buildScopModel(
   const reject = (cause: ScopRejection['cause'], detail: string): ScopRejection => ({ cause, location: scop.location, detail, entry: scop.entry, exit: scop.exit });
   const build = (readCasts: boolean): ScopModel => {
     const text = describeScop(module, fn, scop, { ...options, readCasts }, entryFacts);
+    // Delinearization (in describeScop) spends from the budget first; used up, the model would only fail.
+    if (budget.exhaustedBy) throw new BudgetUsedUp();
     return budget.run(ctx, 'model', options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text, budget)));
   };
   try {
@@ -59,7 +61,7 @@ export function buildScopModel(
     if (budget.exhaustedBy) return reject('other', budget.reason());
     return model;
   } catch (e) {
-    if (e instanceof IslError && budget.exhaustedBy) return reject('other', budget.reason());
+    if (e instanceof BudgetUsedUp || (e instanceof IslError && budget.exhaustedBy)) return reject('other', budget.reason());
     if (e instanceof IslQuotaError) return reject('other', `isl operations quota (${options.maxOperations}) exceeded while modelling the SCoP`);
     // Past the quota some isl functions fail with a different error (the parser says
     // "syntax error"): under a quota, any isl failure drops the SCoP with isl's words.
@@ -71,6 +73,9 @@ export function buildScopModel(
     throw e;
   }
 }
+
+/** The SCoP's budget ran out before the model's step began. */
+class BudgetUsedUp extends Error {}
 
 /** The model read casts through and its assumptions never hold: build it again without. */
 class CastsContradiction extends Error {}

@@ -5,6 +5,7 @@ import type { BasicBlock, Instruction, IrFunction, Module, Type, Value } from '.
 import { debugLocation } from '../ir';
 import { localNames } from '../passes/analysis/names';
 import type { FunctionAnalysisManager } from '../passes/pass';
+import type { ScopBudget } from './budget';
 import { allocSize } from '../passes/analysis/scalar-evolution';
 import { type Scev, type ScevLoop, type ScevUnknown, ScevKind, loopsOf, unknownsOf } from '../passes/analysis/scev';
 import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
@@ -33,9 +34,10 @@ export interface ArrayShape {
  * access's subscripts. The model turns them into multi-dimensional access
  * relations and adds their validity (0 <= subscript < size in every inner
  * dimension, over the domain) as a `delinearization` assumption. The model passes
- * the analysis manager it is built with, so a delinearizer can share cached results.
+ * the analysis manager it is built with, so a delinearizer can share cached results,
+ * and the SCoP's isl budget, which a delinearizer spends from (its 'delinearization' step).
  */
-export type Delinearizer = (scop: Scop, am?: FunctionAnalysisManager) => ReadonlyMap<Value, ArrayShape>;
+export type Delinearizer = (scop: Scop, am?: FunctionAnalysisManager, budget?: ScopBudget) => ReadonlyMap<Value, ArrayShape>;
 
 /** Ranges of values known wherever the SCoP's entry runs (scalar evolution's facts from dominating branches). */
 export type EntryFacts = ReadonlyMap<Scev, { readonly lo: bigint; readonly hi: bigint }>;

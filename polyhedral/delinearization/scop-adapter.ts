@@ -94,6 +94,12 @@ export interface ScopDelinearizeOptions extends DelinearizeOptions {
    * `n >= 1` inside `if (n > 0)`. They join the context, so conditions leave them out.
    */
   readonly entryFacts?: ReadonlyMap<Scev, { readonly lo: bigint; readonly hi: bigint }>;
+  /**
+   * Runs all of the SCoP's delinearization (in its own context) under a quota from outside:
+   * the SCoP's isl budget (polyhedral/budget.ts), which the per-shape quotas then nest in.
+   * Without it the work is only counted.
+   */
+  readonly underBudget?: <T>(ctx: Ctx, fn: () => T) => T;
 }
 
 /** Delinearizes every base pointer of `scop` that has a polynomial access. */
@@ -127,8 +133,9 @@ export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}
   }
   const ctx = new Ctx();
   try {
-    // Counted from here, for the SCoP's budget; each step below has its own quota.
-    return ctx.withMaxOperations(0, () => ({ ...ctx.scope((): ScopDelinearization => {
+    // Counted from here, for the SCoP's budget; each step below has its own quota, within the budget's when given.
+    const bounded = options.underBudget ?? (<T>(c: Ctx, f: () => T): T => c.withMaxOperations(0, f));
+    return bounded(ctx, () => ({ ...ctx.scope((): ScopDelinearization => {
       const names = params.list.map((p) => p.name);
       const cOf = new Map(params.list.map((p) => [p.name, p.c]));
       const cName = (n: string): string => cOf.get(n) ?? n;

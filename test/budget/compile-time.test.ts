@@ -57,8 +57,6 @@ function scopsOf(r: Report, fn: string): ScopFields[] {
   return r.functions.find((f) => f.name === fn)?.scops ?? [];
 }
 
-/** Operations the budget bounded: all but delinearization's, which is charged after it ran under its own quotas. */
-const bounded = (s: ScopFields): number => (s.islOperations ?? 0) - (s.islOperationsBySteps?.delinearization ?? 0);
 
 describe('one isl budget per SCoP', () => {
   test('the parametric gemm: a budget that runs out in the AST step leaves the SCoP as it was and says so', () => {
@@ -82,6 +80,30 @@ describe('one isl budget per SCoP', () => {
     expect(tight.cpu).toBeLessThan(60);
   }, 180_000);
 
+  test('delinearization runs inside the budget: a budget smaller than its work stops it there and leaves the SCoP as it was', () => {
+    const free = tsoptOn('gemm', ['--passes=versioning', '--scop-max-operations=0']);
+    const delinearization = scopsOf(free.report, 'kernel_gemm')[0]!.islOperationsBySteps!.delinearization!;
+    // gemm's three linearized arrays cost delinearization about 100,000 operations, each candidate shape far below its own quota.
+    expect(delinearization).toBeGreaterThan(20_000);
+    const limit = Math.floor(delinearization / 2);
+    const r = tsoptOn('gemm', ['--passes=versioning', `--scop-max-operations=${limit}`]);
+    const f = r.report.functions.find((x) => x.name === 'kernel_gemm')!;
+    expect(f.scops).toEqual([]);
+    // What it spent is in the reason: the budget, not more (charged after the fact it was the whole work).
+    const detail = f.rejected.map((x) => x.detail).find((d) => d.includes('--scop-max-operations'));
+    expect(detail).toBe(`the SCoP's isl budget of ${limit} operations (--scop-max-operations) ran out in delinearization (spent: delinearization ${limit})`);
+    expect(r.output).not.toMatch(/tsopt\.scop\d+\.check:/);
+    const kernel = /define [^\n]*@kernel_gemm\([^]*?\n}\n/.exec(r.output)?.[0];
+    expect(kernel).toBeDefined();
+    expect(kernel).not.toContain('tsopt');
+    // The budget's partial run is not kept for others: print<delinearization> still recovers gemm's shapes.
+    const printed = run('node', [tsopt, '--passes=print<scops>,print<delinearization>', `--scop-max-operations=${limit}`, bitcodeOf('gemm'), '-o', '/dev/null']);
+    expect(printed.status).toBe(0);
+    expect(printed.stderr).toMatch(/Rejected at kernel_gemm:%\d+: other: the SCoP's isl budget of \d+ operations \(--scop-max-operations\) ran out in delinearization/);
+    const gemmDelinearization = printed.stderr.split('delinearization for @').find((part) => part.startsWith('kernel_gemm:'))!;
+    expect(gemmDelinearization.match(/shape \[\*\]\[/g)?.length).toBe(3);
+  }, 180_000);
+
   test('a budget too small for the model drops the SCoP with the step that ran out', () => {
     const r = tsoptOn('gemm', ['--passes=versioning', '--scop-max-operations=150000']);
     const f = r.report.functions.find((x) => x.name === 'kernel_gemm')!;
@@ -98,7 +120,7 @@ describe('one isl budget per SCoP', () => {
     const scops = r.report.functions.flatMap((f) => f.scops);
     expect(scops.length).toBeGreaterThan(0);
     for (const s of scops) {
-      expect(bounded(s)).toBeLessThanOrEqual(limit);
+      expect(s.islOperations).toBeLessThanOrEqual(limit);
       if (s.islOperations! >= limit) {
         // Used up: whatever stopped names the budget (a later step, or the versioning report).
         const said = [s.notVersioned ?? '', s.delicm?.unchanged ?? ''].join(' ');
@@ -112,7 +134,7 @@ describe('one isl budget per SCoP', () => {
     const input = bitcodeOf('gemm');
     const printed = run('node', [tsopt, '--passes=print<scops>', '--scop-max-operations=1000', input, '-o', '/dev/null']);
     expect(printed.status).toBe(0);
-    // Delinearization runs first, under its own quotas, and is charged afterwards.
+    // Delinearization runs first, under the budget.
     expect(printed.stderr).toMatch(/Rejected at kernel_gemm:%\d+: other: the SCoP's isl budget of 1000 operations \(--scop-max-operations\) ran out in delinearization/);
     const bad = run('node', [tsopt, '--passes=versioning', '--scop-max-operations=lots', input, '-o', '/dev/null']);
     expect(bad.status).toBe(1);
