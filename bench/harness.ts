@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { measureCheckCost, type CheckCost } from './check-cost';
+import { BASELINE, noiseBand, type Verdict } from './noise';
 
 const root = path.resolve(__dirname, '..', '..');
 export const TSCC_JS = path.join(root, 'bin', 'tscc.js');
@@ -18,7 +19,7 @@ export interface Variant {
   cxx: string[];
 }
 
-export const BASELINE = 'clang';
+export { BASELINE };
 export const POLLY = 'polly';
 
 export function standardVariants(): Variant[] {
@@ -80,6 +81,12 @@ export interface VariantResult {
   speedup?: number;
   /** Polly's median over this variant's: above 1 is faster than Polly. */
   vsPolly?: number;
+  /** Per round, clang's time over this variant's in the same round (bench/noise.ts). */
+  roundSpeedups?: number[];
+  /** The smallest and largest of roundSpeedups: the noise band around `speedup`. */
+  spread?: [number, number];
+  /** `slower`/`faster` than clang -O3 beyond noise (the whole band below/above 1), else `within-noise` or `too-few-rounds`. */
+  verdict?: Verdict;
 }
 
 export interface ProgramResult {
@@ -230,11 +237,13 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
     const okMedian = (r: VariantResult | undefined) => (r?.status === 'ok' && r.times.length > 0 ? median(r.times) : undefined);
     const baseMedian = okMedian(variants[BASELINE]);
     const pollyMedian = okMedian(variants[POLLY]);
-    for (const res of Object.values(variants)) {
+    for (const [name, res] of Object.entries(variants)) {
       if (res.status !== 'ok' || res.times.length === 0) continue;
       res.median = median(res.times);
       if (baseMedian !== undefined && res.median > 0) res.speedup = baseMedian / res.median;
       if (pollyMedian !== undefined && res.median > 0) res.vsPolly = pollyMedian / res.median;
+      const band = baseMedian !== undefined && name !== BASELINE ? noiseBand(variants[BASELINE].times, res.times) : undefined;
+      if (band) Object.assign(res, band);
     }
     const summary = opts.variants
       .map((v) => `${v.name} ${variants[v.name].status === 'ok' ? `${variants[v.name].median?.toFixed(4)}s` : variants[v.name].status}`)

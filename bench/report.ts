@@ -2,7 +2,8 @@
 // program and variant), and chart.svg / chart.png (speedup over clang -O3, geometric mean last).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BASELINE, type ProgramResult, SuiteResult, Tolerance } from './harness';
+import type { ProgramResult, SuiteResult, Tolerance, VariantResult } from './harness';
+import { BASELINE, formatBand, MIN_ROUNDS } from './noise';
 
 export interface BenchRun {
   date: string;
@@ -17,7 +18,8 @@ export interface BenchRun {
 const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 export function toCsv(run: BenchRun): string {
-  const rows = [['suite', 'program', 'variant', 'status', 'median_s', 'speedup_vs_clang_O3', 'speedup_vs_polly', 'runs', 'detail', 'check_instructions', 'check_share']];
+  const rows = [['suite', 'program', 'variant', 'status', 'median_s', 'speedup_vs_clang_O3', 'speedup_vs_polly', 'runs', 'detail', 'check_instructions', 'check_share',
+    'speedup_round_min', 'speedup_round_max', 'verdict']];
   for (const suite of run.suites) {
     for (const p of suite.programs) {
       const cost = p.checkCost && !('error' in p.checkCost) ? p.checkCost : undefined;
@@ -27,12 +29,12 @@ export function toCsv(run: BenchRun): string {
         // The check's cost is measured on tscc builds (bench/check-cost.ts): it goes on tscc's row.
         const costCells = v.name === 'tscc' && cost ? [String(cost.checkInstructions), cost.share.toExponential(2)] : ['', ''];
         rows.push([suite.name, p.name, v.name, r.status, r.median?.toPrecision(6) ?? '', r.speedup?.toFixed(4) ?? '', r.vsPolly?.toFixed(4) ?? '',
-          String(r.times.length), r.detail ?? '', ...costCells]);
+          String(r.times.length), r.detail ?? '', ...costCells, r.spread?.[0].toFixed(4) ?? '', r.spread?.[1].toFixed(4) ?? '', r.verdict ?? '']);
       }
     }
     for (const v of run.variants) {
       const g = suite.geomean[v.name];
-      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '', '', '', '']);
+      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '', '', '', '', '', '', '']);
     }
   }
   return rows.map((r) => r.map(csvField).join(',')).join('\n') + '\n';
@@ -62,7 +64,7 @@ export function toSvg(run: BenchRun): string {
   });
   run.suites.forEach((suite, si) => {
     const top = 60 + si * panelH;
-    const speedups = suite.programs.flatMap((p) => shown.map((v) => p.variants[v.name]?.speedup ?? 0));
+    const speedups = suite.programs.flatMap((p) => shown.map((v) => Math.max(p.variants[v.name]?.speedup ?? 0, p.variants[v.name]?.spread?.[1] ?? 0)));
     const maxS = Math.max(1.5, ...speedups, ...shown.map((v) => suite.geomean[v.name] ?? 0));
     const yMax = Math.ceil(maxS * 2) / 2;
     const y = (s: number) => top + 20 + plotH - (s / yMax) * plotH;
@@ -73,13 +75,18 @@ export function toSvg(run: BenchRun): string {
     }
     out.push(`<line x1="${left}" x2="${width - 10}" y1="${y(1)}" y2="${y(1)}" stroke="#333" stroke-dasharray="4 3"/>`);
     const groups = [...suite.programs.map((p) => ({ name: p.name, values: shown.map((v) => p.variants[v.name]) })),
-      { name: 'geomean', values: shown.map((v) => ({ speedup: suite.geomean[v.name], status: 'ok' as const, times: [] })) }];
+      { name: 'geomean', values: shown.map((v): VariantResult => ({ speedup: suite.geomean[v.name], status: 'ok', times: [] })) }];
     groups.forEach((g, gi) => {
       const gx = left + 8 + gi * groupW;
       g.values.forEach((r, vi) => {
         const x = gx + vi * barW;
         if (r?.speedup !== undefined) {
-          out.push(`<rect x="${x}" y="${y(r.speedup)}" width="${barW - 2}" height="${y(0) - y(r.speedup)}" fill="${COLORS[vi % COLORS.length]}"><title>${esc(`${g.name} ${shown[vi].name}: ${r.speedup.toFixed(3)}x`)}</title></rect>`);
+          out.push(`<rect x="${x}" y="${y(r.speedup)}" width="${barW - 2}" height="${y(0) - y(r.speedup)}" fill="${COLORS[vi % COLORS.length]}"><title>${esc(`${g.name} ${shown[vi].name}: ${formatBand(r.speedup, r)}`)}</title></rect>`);
+          // The per-round band (bench/noise.ts) as a whisker over the bar.
+          if (r.spread) {
+            const cx = x + (barW - 2) / 2;
+            out.push(`<line x1="${cx}" x2="${cx}" y1="${y(r.spread[0])}" y2="${y(r.spread[1])}" stroke="#222"/>`);
+          }
         } else {
           // A failed variant: a red cross at the base line instead of a bar.
           out.push(`<text x="${x + 1}" y="${y(0) - 2}" fill="#c00" font-size="10">x</text>`);
@@ -121,15 +128,27 @@ export function checkCostCell(cost: ProgramResult['checkCost']): string {
   return `${cost.checkInstructions} (${cost.share.toExponential(1)})${cost.scope === 'program' ? ' prog' : ''}`;
 }
 
+/** `slower than clang -O3 beyond noise: tscc trmm 0.96x [0.931-0.984]`, or `none`. */
+export function slowerLine(run: BenchRun, suite: SuiteResult): string {
+  const slower = suite.programs.flatMap((p) =>
+    run.variants
+      .filter((v) => p.variants[v.name]?.verdict === 'slower')
+      .map((v) => `${v.name} ${p.name} ${formatBand(p.variants[v.name].speedup!, p.variants[v.name])}`));
+  const note = run.repeat < MIN_ROUNDS ? ` (${run.repeat} round${run.repeat === 1 ? '' : 's'}: at least ${MIN_ROUNDS} are needed to tell)` : '';
+  return `slower than clang -O3 beyond noise: ${slower.length > 0 ? slower.join(', ') : 'none'}${note}`;
+}
+
 /**
- * The table printed at the end: one row per program; per variant its median and its speedup
- * over clang -O3 (`1.20x`: 1.2 times as fast), then tsopt's variants' speedup over Polly, and
- * the check's cost (instructions, and their share of the kernel's).
+ * The table printed at the end: one row per program; per variant its median, its speedup over
+ * clang -O3 (`1.20x`: 1.2 times as fast) and the band of the per-round speedups (`[1.120-1.310]`,
+ * bench/noise.ts), marked `<` when the variant is slower than clang -O3 beyond that noise; then
+ * tsopt's variants' speedup over Polly, and the check's cost (instructions, and their share of
+ * the kernel's). Last, per suite, the variants slower than clang -O3 beyond noise.
  */
 export function toTable(run: BenchRun): string {
   const lines: string[] = [];
   const ours = run.variants.filter((v) => v.name === 'tscc' || v.name === 'pipe');
-  const pad = (cells: string[]) => cells.map((s, k) => s.padEnd(k === 0 ? 22 : 17)).join('').trimEnd();
+  const pad = (cells: string[]) => cells.map((s, k) => s.padEnd(k === 0 ? 22 : k <= run.variants.length ? 32 : 17)).join('').trimEnd();
   for (const suite of run.suites) {
     lines.push(`\n${suite.name}`);
     lines.push(pad(['program', ...run.variants.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), 'check (share)']));
@@ -137,12 +156,14 @@ export function toTable(run: BenchRun): string {
       const cells = run.variants.map((v) => {
         const r = p.variants[v.name];
         if (!r || r.status !== 'ok') return r?.status ?? '-';
-        return `${r.median?.toPrecision(3)}s ${r.speedup !== undefined ? `${r.speedup.toFixed(2)}x` : ''}`;
+        const speedup = r.speedup === undefined || v.name === BASELINE ? '' : formatBand(r.speedup, r);
+        return `${r.median?.toPrecision(3)}s ${speedup}${r.verdict === 'slower' ? ' <' : ''}`.trimEnd();
       });
       const vsPolly = ours.map((v) => p.variants[v.name]?.vsPolly?.toFixed(2).concat('x') ?? '-');
       lines.push(pad([p.name, ...cells, ...vsPolly, checkCostCell(p.checkCost)]));
     }
     lines.push(pad(['geomean', ...run.variants.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')]));
+    lines.push(slowerLine(run, suite));
   }
   return lines.join('\n') + '\n';
 }

@@ -13,6 +13,8 @@ import { createLogger, type LogFormat, type LogLevel } from './log';
 import { AnalysisManager } from '../passes/analysis-manager';
 import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './report';
 import { fastPathVectorization, type FastPathVectorization } from './vectorized';
+import { applyDecisions, CLEANUP_PIPELINE, decideFastPaths, guardFastPaths } from './profitability';
+import { rtcStatsOption } from '../passes/versioning';
 
 export const STDIO = '-';
 
@@ -23,6 +25,8 @@ export interface RunOptions {
   readonly passes: string;
   /** The opt-14 pipeline to run on our result, or undefined for --no-post. */
   readonly postPipeline: string | undefined;
+  /** Keep every fast path after the post pipeline (--keep-unprofitable; cli/profitability.ts). */
+  readonly keepUnprofitable?: boolean;
   readonly verifyEach: boolean;
   readonly report: { file: string; format: ReportFormat } | undefined;
   readonly passOptions: ReadonlyMap<string, string>;
@@ -122,6 +126,12 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       verifyEach: opts.verifyEach,
       verify: (m) => verifyText(printModule(m)),
     });
+    const versioned = pipeline.scopResults.some((r) => r.fields.versioned === true);
+    // --rtc-stats counts what the checks decided: every fast path stays, so the counts say what ran.
+    const rtcStats = opts.passOptions.has(rtcStatsOption.name) && opts.passOptions.get(rtcStatsOption.name) !== 'false';
+    const guarded = opts.postPipeline !== undefined && versioned && !opts.keepUnprofitable && !rtcStats
+      ? stage('profitability: fast paths guarded', () => guardFastPaths(module))
+      : [];
     const printed = stage('printed', () => printModule(module));
     let out: Buffer;
     let postMs: number | undefined;
@@ -134,15 +144,25 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const postStart = elapsedMs();
       // The vectorizers' remarks say, for the report, which loops opt vectorized.
       const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
-      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, opts.format, remarks));
-      postMs = elapsedMs() - postStart;
-      if (opts.report && pipeline.scopResults.some((r) => r.fields.versioned === true)) {
+      // With guarded fast paths opt writes text: its output is read back and decided on.
+      const postFormat = guarded.length > 0 ? 'll' : opts.format;
+      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, postFormat, remarks));
+      if ((opts.report && versioned) || guarded.length > 0) {
         // Which fast paths opt vectorized, from the markers in its output (cli/vectorized.ts).
-        fastPaths = stage('report: vectorized fast paths', () => {
-          const outText = opts.format === 'll' ? out.toString('utf8') : readInput(out, name);
-          return fastPathVectorization(parseModule(outText, name));
-        });
+        const optOut = stage('post pipeline output parsed', () => parseModule(postFormat === 'll' ? out.toString('utf8') : readInput(out, name), name));
+        const vectorized = stage('vectorized fast paths', () => fastPathVectorization(optOut));
+        if (opts.report) fastPaths = vectorized;
+        if (guarded.length > 0) {
+          const decisions = stage('profitability: decided', () => decideFastPaths(optOut, guarded, pipeline.scopResults, vectorized));
+          for (const d of decisions) {
+            pipeline.scopResults.push({ pass: 'profitability', function: d.function, location: d.location, fields: { fastPathKept: d.kept, profitability: d.reason } });
+          }
+          const dropped = applyDecisions(optOut, decisions);
+          const decided = writeOutput(printModule(optOut), dropped ? 'bc' : opts.format, name);
+          out = dropped ? stage('profitability: clean-up (opt-14)', () => runOptPipeline(decided, CLEANUP_PIPELINE, opts.format)) : decided;
+        }
       }
+      postMs = elapsedMs() - postStart;
     }
     stage('wrote output', () => (opts.output === STDIO ? io.writeStdout(out) : writeFileAtomically(opts.output, out)), () => ({
       bytes: out.length,

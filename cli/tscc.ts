@@ -1,7 +1,7 @@
 // `tscc`: a drop-in for clang-14 (`make CC=tscc`, `CC=tscc ./configure`, CMake) that puts tsopt
 // into the compile step of every C or C++ source:
 //
-//   clang-14 <user flags> -emit-llvm -c -fno-vectorize -fno-slp-vectorize -fno-unroll-loops src -o a.bc
+//   clang-14 <user flags> -emit-llvm -c -fno-vectorize -fno-slp-vectorize <DEFER_UNROLLING> src -o a.bc
 //   tsopt a.bc -o b.bc [--post-pipeline=… | --no-post] $TSOPT_FLAGS   (opt-14's vectorizers run here)
 //   clang-14 <user codegen flags> -Xclang -disable-llvm-passes -c|-S -x ir b.bc -o out
 //
@@ -64,6 +64,16 @@ export function postPipelineArgs(cmd: ParsedCommand): string[] {
 export function deferUnrolling(cmd: ParsedCommand): boolean {
   return cmd.unrollLoops === undefined && (cmd.loopVectorize || cmd.slpVectorize);
 }
+
+/**
+ * How the front end defers unrolling: no partial and no runtime unrolling (full unrolling of
+ * constant trip counts stays, as in -O3). Not -fno-unroll-loops: clang marks every loop it
+ * compiles that way `llvm.loop.unroll.disable`, which the post pipeline's unroller obeys, so
+ * every loop tsopt did not make (the slow paths, dropped fast paths, code outside SCoPs) stayed
+ * rolled where clang -O3 unrolls it (trmm's main: 1.10x clang's instructions once its
+ * unprofitable fast paths were dropped; 1.0x with these flags).
+ */
+export const DEFER_UNROLLING = ['-mllvm', '-unroll-runtime=false', '-mllvm', '-unroll-allow-partial=false'];
 
 /** Splits TSOPT_FLAGS like a shell would for plain words and quoted strings. */
 export function splitFlags(text: string | undefined): string[] {
@@ -142,7 +152,7 @@ function compileSource(
   const irFile = path.join(tmp, `${n}.bc`);
   const optFile = path.join(tmp, `${n}.opt.bc`);
   const front = exec(env.driver, [
-    ...flags, '-fno-vectorize', '-fno-slp-vectorize', ...(deferUnrolling(cmd) ? ['-fno-unroll-loops'] : []),
+    ...flags, '-fno-vectorize', '-fno-slp-vectorize', ...(deferUnrolling(cmd) ? DEFER_UNROLLING : []),
     '-emit-llvm', '-c', ...lang, source.path, '-o', irFile,
   ], stdin);
   // The front end's diagnostics are the user's; clang alone would have stopped here too.

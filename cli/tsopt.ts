@@ -20,7 +20,7 @@ export const DEFAULT_PIPELINE = 'delicm,versioning';
 
 /** Our own flags; anything else must be an option some registered pass declares. */
 const CLI_FLAGS = new Set([
-  '_', '$0', 'output', 'o', 'S', 'passes', 'post', 'post-pipeline', 'report', 'report-format',
+  '_', '$0', 'output', 'o', 'S', 'passes', 'post', 'post-pipeline', 'keep-unprofitable', 'report', 'report-format',
   'log-level', 'log-format', 'verify-each', 'stats', 'help', 'h', 'version',
 ]);
 
@@ -54,6 +54,11 @@ function parser(args: string[]) {
     .option('post-pipeline', {
       type: 'string',
       describe: "opt-14 -passes= pipeline for the hand-back (default: -O3's vectorizers and clean-ups)",
+    })
+    .option('keep-unprofitable', {
+      type: 'boolean',
+      default: false,
+      describe: 'keep every fast path after the post pipeline, also those opt vectorized nothing of whose check rules out no aliasing (default: the original code runs there; cli/profitability.ts)',
     })
     .option('report', { type: 'string', describe: "write the report to FILE (- for stderr): each function's SCoPs and rejected regions in the input, what the passes did to each SCoP, and the pipeline's timings, statistics and remarks" })
     .option('report-format', { choices: ['json', 'text'], default: 'json', describe: 'format of --report' })
@@ -99,6 +104,7 @@ export function parseArgs(args: string[]): RunOptions | undefined {
     format: argv.S === true ? 'll' : 'bc',
     passes: String(last(argv.passes)),
     postPipeline: argv.post === false ? undefined : String(last(argv['post-pipeline'] ?? POST_PIPELINE)),
+    keepUnprofitable: argv['keep-unprofitable'] === true,
     verifyEach: argv['verify-each'] === true,
     report: report === undefined ? undefined : { file: report, format: last(argv['report-format']) as 'json' | 'text' },
     passOptions: passOptions(argv),

@@ -32,7 +32,7 @@ export interface FastPathVectorization {
 }
 
 /** `!"text"` → text, else undefined. */
-function metadataString(operand: string | undefined): string | undefined {
+export function metadataString(operand: string | undefined): string | undefined {
   const m = /^!"(.*)"$/.exec(operand?.trim() ?? '');
   return m ? unescape(m[1]!) : undefined;
 }
@@ -42,7 +42,7 @@ function vectorLength(t: Type): number {
 }
 
 /** The widest vector the instruction makes or stores (0: none). */
-function vectorWidthOf(inst: Instruction): number {
+export function vectorWidthOf(inst: Instruction): number {
   const stored = inst.opcode === 'store' ? vectorLength(inst.operands[0]!.type) : 0;
   return Math.max(vectorLength(inst.type), stored);
 }

@@ -2,7 +2,7 @@
 // with an i64 induction variable, `if` nodes branches, `user` nodes statement instances
 // emitted by the caller. Loops are left for opt's loop-rotate, as Polly leaves them.
 import type { AstExprTree, AstNodeTree } from 'isl-wasm';
-import { IrBuilder, addIncoming, createBlock, insertBlockAfter, type BasicBlock, type Instruction, type Value } from '../../ir';
+import { InstFlag, IrBuilder, addIncoming, createBlock, insertBlockAfter, type BasicBlock, type Instruction, type Value } from '../../ir';
 import { AstExprEmitter } from './ast-expr';
 
 /** A loop the generator made, handed to `onLoop` once its latch exists. */
@@ -101,7 +101,12 @@ export class AstToIr {
         this.enclosing.push(node);
         this.generate(node.body);
         this.enclosing.pop();
-        const next = b.add(iv, this.exprs().value(node.inc), `${iter.name}.next`);
+        // nsw, as clang gives its own counters: without it SCEV cannot count the iterations of a
+        // loop that exits on `c <= bound` (it might wrap), and LLVM's loop vectorizer refuses
+        // the loop (syrk's `j <= i`: the original vectorized, the fast path not). The counter
+        // stays within the iteration domain plus one step, which the AST's i64 arithmetic
+        // already assumes (the check bounds the parameters).
+        const next = b.add(iv, this.exprs().value(node.inc), `${iter.name}.next`, InstFlag.NoSignedWrap);
         const latch = b.insertBlock!;
         const latchBranch = b.br(header);
         addIncoming(iv, next, latch);

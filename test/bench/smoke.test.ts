@@ -17,7 +17,7 @@ interface Results {
     name: string;
     programs: {
       name: string;
-      variants: Record<string, { status: string; detail?: string; median?: number; speedup?: number; vsPolly?: number }>;
+      variants: Record<string, { status: string; detail?: string; median?: number; speedup?: number; vsPolly?: number; spread?: number[]; verdict?: string }>;
       checkCost?: { scope: string; instructions: number; checkInstructions: number; checkCalls: number; share: number; versioned: boolean } | { error: string };
     }[];
   }[];
@@ -49,8 +49,12 @@ test('the harness checks, times and reports all five variants, and the check cos
       expect(res.median).toBeGreaterThan(0);
       expect(res.speedup).toBeGreaterThan(0);
       expect(res.vsPolly).toBeGreaterThan(0);
+      // One round: its speedup is the whole band, too thin to call a difference.
+      if (v.name === 'clang') expect(res.verdict).toBeUndefined();
+      else expect(res).toMatchObject({ roundSpeedups: [res.speedup], spread: [res.speedup, res.speedup], verdict: 'too-few-rounds' });
     }
   }
+  expect(r.stdout).toContain('slower than clang -O3 beyond noise: none (1 round: at least 3 are needed to tell)\n');
   // gemm's kernel is versioned: its check executes, and costs a small share of the kernel's instructions.
   const cost = programs[0].checkCost!;
   expect(cost).toMatchObject({ scope: 'kernel', versioned: true });
@@ -63,9 +67,9 @@ test('the harness checks, times and reports all five variants, and the check cos
   expect(cost.share).toBeGreaterThan(0);
   expect(cost.share).toBeLessThan(0.01);
   const csv = fs.readFileSync(path.join(dir, 'results.csv'), 'utf8');
-  expect(csv.split('\n')[0]).toBe('suite,program,variant,status,median_s,speedup_vs_clang_O3,speedup_vs_polly,runs,detail,check_instructions,check_share');
+  expect(csv.split('\n')[0]).toBe('suite,program,variant,status,median_s,speedup_vs_clang_O3,speedup_vs_polly,runs,detail,check_instructions,check_share,speedup_round_min,speedup_round_max,verdict');
   for (const v of VARIANTS) expect(csv).toContain(`kernels,gemm,${v},ok,`);
-  expect(csv).toMatch(/^kernels,gemm,tscc,ok,[^\n]*,\d+,[0-9.]+e[-+]\d+$/m);
+  expect(csv).toMatch(/^kernels,gemm,tscc,ok,[^\n]*,\d+,[0-9.]+e[-+]\d+,[0-9.]+,[0-9.]+,too-few-rounds$/m);
   expect(csv).toContain('kernels,geomean,tscc,ok,');
   const svg = fs.readFileSync(path.join(dir, 'chart.svg'), 'utf8');
   expect(svg).toMatch(/^<svg /);

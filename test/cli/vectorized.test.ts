@@ -31,7 +31,8 @@ describe('fixtures/vectorized.c', () => {
   const input = compileToIr(path.join(__dirname, 'fixtures', 'vectorized.c'), deferred);
   let run: { report: CliReport; output: string };
   beforeAll(() => {
-    run = report(input);
+    // Every fast path stays, so that the scalar one's loop IDs can be read in the output.
+    run = report(input, ['--keep-unprofitable']);
   });
 
   test("axpy's fast-path loop is vectorized by the loop vectorizer", () => {
@@ -45,6 +46,13 @@ describe('fixtures/vectorized.c', () => {
 
   test('a vectorized loop that was then fully unrolled: no loop left, its vector accesses still count', () => {
     expect(scopOf(run.report, 'four')).toMatchObject({ versioned: true, vectorized: true, vectorizedLoops: [], vectorWidths: [2] });
+  });
+
+  test("by default the recurrence's fast path, which pays nothing, is dropped after the post pipeline (cli/profitability.ts)", () => {
+    const { report: r, output } = report(input);
+    expect(scopOf(r, 'recurrence')).toMatchObject({ versioned: true, vectorized: false, fastPathKept: false });
+    expect(scopOf(r, 'axpy')).toMatchObject({ vectorized: true, fastPathKept: true, profitability: 'opt vectorized the fast path' });
+    expect(output).not.toContain('!"tsopt recurrence recurrence:');
   });
 
   test("opt keeps the fast-path marker in the loop IDs it rewrites (llvm.loop.isvectorized, unroll hints)", () => {

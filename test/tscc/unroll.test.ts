@@ -1,7 +1,9 @@
 // tscc defers loop unrolling to the post pipeline along with the vectorizers, unless the user
 // chose about unrolling: -O3's front end would otherwise unroll loops that the post pipeline then
 // vectorizes badly (gemm: 1.87x clang -O3's instructions; 1.21x with unrolling deferred).
-import { deferUnrolling, postPipelineArgs } from '../../cli/tscc';
+import * as path from 'node:path';
+import { DEFER_UNROLLING, deferUnrolling, postPipelineArgs } from '../../cli/tscc';
+import { compileToIr, kernelsDir } from '../support/tools';
 import { parseCommand } from '../../cli/tscc-args';
 import { POST_PIPELINE } from '../../cli/post-pipeline';
 
@@ -31,4 +33,18 @@ test('with both vectorizers off there is no post pipeline, so nothing is deferre
   const c = cmd('-O3', '-fno-vectorize', '-fno-slp-vectorize', '-c', 'k.c');
   expect(postPipelineArgs(c)).toEqual(['--no-post']);
   expect(deferUnrolling(c)).toBe(false);
+});
+
+test('the deferred front end leaves loops rolled without marking them unroll.disable, which would stop the post pipeline unrolling them', () => {
+  // -fno-unroll-loops made clang tag every loop `llvm.loop.unroll.disable`, so the slow paths and
+  // all code outside fast paths stayed rolled in tscc builds; DEFER_UNROLLING leaves no such tag.
+  const gemm = path.join(kernelsDir, 'gemm.c');
+  const ir = (flags: readonly string[]) => compileToIr(gemm, ['-O3', '-fno-vectorize', '-fno-slp-vectorize', `-I${kernelsDir}`, ...flags], true).toString();
+  const fmas = (text: string) => text.match(/call double @llvm\.fmuladd\.f64\(/g)?.length ?? 0;
+  const deferred = ir(DEFER_UNROLLING);
+  expect(deferred).not.toContain('llvm.loop.unroll.disable');
+  expect(ir(['-fno-unroll-loops'])).toContain('llvm.loop.unroll.disable');
+  // Rolled like -fno-unroll-loops: one multiply-add per source statement; -O3 alone unrolls the k loop.
+  expect(fmas(deferred)).toBe(fmas(ir(['-fno-unroll-loops'])));
+  expect(fmas(ir([]))).toBeGreaterThan(fmas(deferred));
 });

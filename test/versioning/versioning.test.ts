@@ -33,7 +33,9 @@ function scopsOf(report: Report, fn: string): ScopFields[] {
 function pipeBuild(source: string, name: string, extra: readonly string[] = [], libs: readonly string[] = ['-lm'], irFlags: readonly string[] = IR_FLAGS): { exe: string; report: Report } {
   const bitcode = compileToIr(source, [...irFlags]);
   const report = path.join(work, `${name}.report`);
-  const optimized = runOk('node', [tsopt, '--passes=versioning', '--verify-each', `--report=${report}`, ...extra], bitcode);
+  // --keep-unprofitable: these tests are about the fast paths' results, so every one stays
+  // (by default the post pipeline's output keeps only those that pay: test/tscc/profitability.test.ts).
+  const optimized = runOk('node', [tsopt, '--passes=versioning', '--verify-each', '--keep-unprofitable', `--report=${report}`, ...extra], bitcode);
   const obj = path.join(work, `${name}.o`);
   runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', obj], optimized);
   const exe = path.join(work, name);
