@@ -6,7 +6,8 @@
 //   --kernels a,b       only these programs;  --repeat N (default 5);  --out DIR (default bench-results)
 //   --variant NAME=CMD  an extra variant (e.g. `--variant o2="clang-14 -O2"`); --only-variants a,b
 //   --no-vla            skip the C99-VLA PolyBench suite
-//   --no-check-cost     skip measuring the run-time checks' cost (callgrind; bench/check-cost.ts)
+//   --check-cost        also count the run-time checks' executed instructions (callgrind at the bench
+//                       sizes: slow, about 80 min for test/kernels; bench/check-cost.ts)
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
@@ -31,10 +32,10 @@ interface Options {
   checkCost: boolean;
 }
 
-const USAGE = 'usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR)... [--dataset LARGE] [--kernels a,b] [--repeat N] [--out DIR] [--variant NAME=CMD] [--only-variants a,b] [--no-vla] [--tiny] [--no-check-cost]';
+const USAGE = 'usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR)... [--dataset LARGE] [--kernels a,b] [--repeat N] [--out DIR] [--variant NAME=CMD] [--only-variants a,b] [--no-vla] [--tiny] [--check-cost]';
 
 export function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { ublas: false, dataset: 'LARGE', repeat: 5, out: 'bench-results', extraVariants: [], vla: true, tiny: false, checkCost: true };
+  const o: Options = { ublas: false, dataset: 'LARGE', repeat: 5, out: 'bench-results', extraVariants: [], vla: true, tiny: false, checkCost: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') && argv[i].startsWith('--') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
     const value = (): string => {
@@ -54,6 +55,7 @@ export function parseOptions(argv: readonly string[]): Options {
       case '--only-variants': o.onlyVariants = new Set(value().split(',')); break;
       case '--no-vla': o.vla = false; break;
       case '--tiny': o.tiny = true; break;
+      case '--check-cost': o.checkCost = true; break;
       case '--no-check-cost': o.checkCost = false; break;
       default: throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
     }

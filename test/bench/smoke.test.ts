@@ -33,7 +33,7 @@ function bench(args: string[], env: NodeJS.ProcessEnv = {}) {
 
 test('the harness checks, times and reports all five variants, and the check cost', () => {
   const dir = path.join(out, 'all');
-  const r = bench(['--kernels', 'gemm,jacobi-1d', '--out', dir]);
+  const r = bench(['--kernels', 'gemm,jacobi-1d', '--out', dir, '--check-cost']);
   expect(r.stderr).toMatch(/\[kernels 1\/2\] gemm: building tscc/);
   expect(r.status).toBe(0);
   const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as Results;
