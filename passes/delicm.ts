@@ -57,18 +57,20 @@ function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResu
   const own = maxOperations > 0 ? maxOperations : Infinity;
   const limit = Math.min(own, share);
   // Under a quota runDelicm turns every isl failure into `unchanged`: no limit at all is the largest quota.
-  if (limit === Infinity) return m.budget.run(m.ctx, 'delicm', 0, () => runDelicm(m, { maxOperations: 0xffff_ffff }));
+  // Counted here, outside DeLICM's quota: a spent quota must still let the result say what it left.
+  const before = scalarWritesInLoops(m);
+  if (limit === Infinity) return m.budget.run(m.ctx, 'delicm', 0, () => runDelicm(m, { maxOperations: 0xffff_ffff, scalarWritesBefore: before }));
   const byShare = `DeLICM's share of the SCoP's isl budget (half of the ${left} operations left of --scop-max-operations)`;
-  if (limit < 1) return unchangedDelicm(m, `${byShare} is empty: the SCoP keeps its plain model`);
+  if (limit < 1) return unchangedDelicm(m, `${byShare} is empty: the SCoP keeps its plain model`, before);
   // After any mapping DeLICM recomputes the SCoP's dependences, and its knowledge and exactness checks cost
   // more than they do (1.6-14x on our kernels): a SCoP whose dependences took over half of the limit would
   // spend it all for nothing (robustness seeds 22 and 29, -O3's unrolled nests: 5-9M operations each).
   const dependences = m.budget.steps.get('dependences')?.operations ?? 0;
-  if (scalarWritesInLoops(m) > 0 && dependences > limit / 2) {
+  if (before > 0 && dependences > limit / 2) {
     const by = limit === own ? `DeLICM's isl quota (--delicm-max-operations=${own})` : byShare;
-    return unchangedDelicm(m, `not tried: the SCoP's dependences cost ${dependences} isl operations, over half of ${by}, and DeLICM recomputes them: the SCoP keeps its plain model`);
+    return unchangedDelicm(m, `not tried: the SCoP's dependences cost ${dependences} isl operations, over half of ${by}, and DeLICM recomputes them: the SCoP keeps its plain model`, before);
   }
-  const r = m.budget.run(m.ctx, 'delicm', limit, () => runDelicm(m, { maxOperations: limit }));
+  const r = m.budget.run(m.ctx, 'delicm', limit, () => runDelicm(m, { maxOperations: limit, scalarWritesBefore: before }));
   if (r.unchanged === undefined) return r;
   const by = limit === own ? `DeLICM's isl quota (--delicm-max-operations=${own})` : byShare;
   return { ...r, unchanged: `${by} ran out (${r.unchanged}): the SCoP keeps its plain model` };

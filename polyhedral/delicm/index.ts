@@ -59,6 +59,8 @@ export interface DelicmScopResult {
 export interface DelicmOptions {
   /** isl operations allowed for this SCoP (0: no limit). */
   readonly maxOperations: number;
+  /** The SCoP's scalar writes in loops when the caller counted them outside the quota. */
+  readonly scalarWritesBefore?: number;
 }
 
 export const defaultDelicmMaxOperations = 5_000_000;
@@ -86,9 +88,12 @@ export function scalarWritesInLoops(model: ScopModel): number {
   });
 }
 
-/** The SCoP left as it was, with `reason` (undefined: nothing to do). */
-export function unchangedDelicm(model: ScopModel, reason: string | undefined): DelicmScopResult {
-  const before = scalarWritesInLoops(model);
+/**
+ * The SCoP left as it was, with `reason` (undefined: nothing to do). `before` is the SCoP's count of
+ * scalar writes in loops when the caller has it: counting asks isl, which fails when a spent quota
+ * is why the SCoP is left unchanged.
+ */
+export function unchangedDelicm(model: ScopModel, reason: string | undefined, before = scalarWritesInLoops(model)): DelicmScopResult {
   return {
     original: model,
     model,
@@ -102,9 +107,9 @@ export function unchangedDelicm(model: ScopModel, reason: string | undefined): D
 
 export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopResult {
   const ctx = model.ctx;
-  const before = scalarWritesInLoops(model);
+  const before = options.scalarWritesBefore ?? scalarWritesInLoops(model);
   let rejections: readonly string[] = [];
-  const unchanged = (reason: string | undefined): DelicmScopResult => ({ ...unchangedDelicm(model, reason), rejections });
+  const unchanged = (reason: string | undefined): DelicmScopResult => ({ ...unchangedDelicm(model, reason, before), rejections });
   // Nothing to gain where no scalar is written inside a loop: no scalar dependence is carried.
   if (before === 0) return unchanged(undefined);
   try {
