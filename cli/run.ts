@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { parseModule, printModule } from '../ir';
 import { readInput, runOptPipeline, verifyText, writeOutput, type OptRemark, type OutputFormat } from '../ir/gateway';
 import type { PassContext } from '../passes/pass';
+import { booleanOption } from '../passes/pass';
 import { parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
 import { passRegistry } from '../passes/registry';
 import { TsoptError } from './errors';
@@ -128,7 +129,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     });
     const versioned = pipeline.scopResults.some((r) => r.fields.versioned === true);
     // --rtc-stats counts what the checks decided: every fast path stays, so the counts say what ran.
-    const rtcStats = opts.passOptions.has(rtcStatsOption.name) && opts.passOptions.get(rtcStatsOption.name) !== 'false';
+    const rtcStats = booleanOption({ options: opts.passOptions }, rtcStatsOption, false);
     const guarded = opts.postPipeline !== undefined && versioned && !opts.keepUnprofitable && !rtcStats
       ? stage('profitability: fast paths guarded', () => guardFastPaths(module))
       : [];

@@ -82,6 +82,18 @@ export function nonNegativeIntegerOption(ctx: Pick<PassContext, 'options'>, opti
   return n;
 }
 
+/**
+ * The value of a boolean pass option: `--name` or `--name=true` is true, `--name=false` false,
+ * `fallback` when not given; any other value is the user's error (one line, exit 1).
+ */
+export function booleanOption(ctx: Pick<PassContext, 'options'>, option: PassOption, fallback: boolean): boolean {
+  const raw = ctx.options.get(option.name);
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '') return true;
+  if (raw === 'false') return false;
+  throw new TsoptError(`--${option.name} wants true or false, not '${raw}'`);
+}
+
 export interface ModulePass {
   /** The name used in `--passes=` and in `--help`. */
   readonly name: string;

@@ -43,7 +43,7 @@ import { emitParts, sizeValue } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
 import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from '../runtime-checks/outline';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
-import { nonNegativeIntegerOption } from './pass';
+import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 
 export const rtcStatsOption: PassOption = {
@@ -84,9 +84,6 @@ export interface VersionedScop {
 class NotVersioned extends Error {}
 
 /** A flag option: given, and not `=false`. */
-function flagOption(ctx: PassContext, option: PassOption): boolean {
-  return ctx.options.has(option.name) && ctx.options.get(option.name) !== 'false';
-}
 
 
 function instructionCount(fn: IrFunction): number {
@@ -485,13 +482,13 @@ export const versioningPass: ModulePass = {
   options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
-    const wantStats = flagOption(ctx, rtcStatsOption);
+    const wantStats = booleanOption(ctx, rtcStatsOption, false);
     const o: VersioningOptions = {
       maxOperations: nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000),
       maxAliasPairs: nonNegativeIntegerOption(ctx, maxAliasPairsOption, 32),
       stats: wantStats ? new RtcStats(module) : undefined,
-      reroll: ctx.options.get(rerollOption.name) !== 'false',
-      checkFunctions: flagOption(ctx, rtcCheckFunctionsOption),
+      reroll: booleanOption(ctx, rerollOption, true),
+      checkFunctions: booleanOption(ctx, rtcCheckFunctionsOption, false),
     };
     let index = 0;
     let changed = false;

@@ -18,3 +18,15 @@ test.each(['--rtc-max-alias-pairs=abc', '--codegen-max-operations=-1', '--isl-ma
     expect(fs.existsSync(out)).toBe(false);
   },
 );
+
+test.each(['--reroll=maybe', '--rtc-check-functions=yes', '--rtc-stats=1'])(
+  '%s: a boolean option takes true or false only (one line, exit 1, no output)',
+  (flag) => {
+    const out = path.join(tempDir(), 'out.bc');
+    const r = tsopt(['--passes=versioning', flag, '-o', out], gemm);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^tsopt: error: .*wants true or false/);
+    expect(fs.existsSync(out)).toBe(false);
+  },
+);
