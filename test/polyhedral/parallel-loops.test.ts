@@ -98,3 +98,13 @@ test('random nest 20: versioning spends a fraction of what the exact dataflow co
   expect(scop!.islOperationsBySteps.dependences).toBeLessThan(1_000_000);
   expect(scop!.islOperations).toBeLessThan(2_000_000);
 }, 120_000);
+
+test('print<dependences> where the exact dataflow outruns --isl-max-operations (random nest 20, 7.6M): the model stays, with its parallel loops', () => {
+  const r = tsopt(['--passes=print<dependences>', '--isl-max-operations=2000000', seedBitcode(20), '-o', '/dev/null']);
+  expect(r.status).toBe(0);
+  const lines = r.stderr.split('\n').map((l) => l.trim());
+  expect(lines).toContain('SCoP at kernel:%10');
+  expect(lines.find((l) => l.startsWith('Exact dependences'))).toMatch(/^Exact dependences not computed \(isl: .*maximal number of operations exceeded\)$/);
+  // Its 11 loops, all sequential (the report of the versioning run says "parallelLoops": []).
+  expect(lines.filter((l) => /^Loop %\d+ \(depth \d, %\d+\): not parallel$/.test(l))).toHaveLength(11);
+}, 120_000);
