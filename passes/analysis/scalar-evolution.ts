@@ -125,6 +125,33 @@ export class ScalarEvolution {
     return s;
   }
 
+  /**
+   * The closed forms of `values` computed as if `v`'s were `s` (re-rolling reads a remainder
+   * block at another index this way, codegen/reroll.ts). Nothing computed meanwhile stays
+   * cached: the cache, loop exits and block facts are left as they were.
+   */
+  closedFormsWith(v: Value, s: Scev, values: readonly Value[]): Map<Value, Scev> {
+    const replaced = [v, ...values];
+    const saved = replaced.map((x) => this.cache.get(x));
+    const mark = this.cacheLog.length;
+    const exits = new Set(this.exits.keys());
+    const facts = new Set(this.blockFacts.keys());
+    for (const x of replaced) this.cache.delete(x);
+    this.cache.set(v, s);
+    try {
+      return new Map(values.map((x) => [x, this.getScev(x)] as const));
+    } finally {
+      for (const x of this.cacheLog.splice(mark)) this.cache.delete(x);
+      replaced.forEach((x, k) => {
+        const old = saved[k];
+        if (old) this.cache.set(x, old);
+        else this.cache.delete(x);
+      });
+      for (const l of [...this.exits.keys()]) if (!exits.has(l)) this.exits.delete(l);
+      for (const b of [...this.blockFacts.keys()]) if (!facts.has(b)) this.blockFacts.delete(b);
+    }
+  }
+
   private compute(v: Value): Scev {
     switch (v.kind) {
       case 'const-int':
@@ -348,6 +375,9 @@ export class ScalarEvolution {
    * (as with the remainder loop of a runtime-unrolled loop).
    */
   private skipOrExitPhi(p: Instruction, skipBlock: BasicBlock, skipValue: Value, exitBlock: BasicBlock, exitValue: Value): Scev | undefined {
+    // A dedicated exit block between (its only predecessor an exiting block of the loop) passes the exit value on.
+    const preds = this.dt.cfgPredecessors(exitBlock);
+    if (preds.length === 1 && exitBlock.instructions[0]?.opcode !== 'phi' && this.loops.loopFor(preds[0]!)?.exitingBlocks.includes(preds[0]!) && !this.loops.loopFor(preds[0]!)!.containsBlock(exitBlock)) exitBlock = preds[0]!;
     const loop = this.loops.loopFor(exitBlock);
     if (!loop || loop.containsBlock(p.parent!) || !loop.exitingBlocks.includes(exitBlock)) return undefined;
     if (!successors(skipBlock).includes(p.parent!) || loop.containsBlock(skipBlock)) return undefined;
