@@ -375,9 +375,6 @@ export class ScalarEvolution {
    * (as with the remainder loop of a runtime-unrolled loop).
    */
   private skipOrExitPhi(p: Instruction, skipBlock: BasicBlock, skipValue: Value, exitBlock: BasicBlock, exitValue: Value): Scev | undefined {
-    // A dedicated exit block between (its only predecessor an exiting block of the loop) passes the exit value on.
-    const preds = this.dt.cfgPredecessors(exitBlock);
-    if (preds.length === 1 && exitBlock.instructions[0]?.opcode !== 'phi' && this.loops.loopFor(preds[0]!)?.exitingBlocks.includes(preds[0]!) && !this.loops.loopFor(preds[0]!)!.containsBlock(exitBlock)) exitBlock = preds[0]!;
     const loop = this.loops.loopFor(exitBlock);
     if (!loop || loop.containsBlock(p.parent!) || !loop.exitingBlocks.includes(exitBlock)) return undefined;
     if (!successors(skipBlock).includes(p.parent!) || loop.containsBlock(skipBlock)) return undefined;

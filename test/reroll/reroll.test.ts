@@ -12,7 +12,6 @@ import { compileToIr, disassemble, assemble, kernelsDir, repoRoot, run, runOk, t
 
 const tsopt = path.join(repoRoot, 'bin', 'tsopt.js');
 const fixture = path.join(__dirname, 'fixtures', 'reroll-1d.c');
-const blockFixture = path.join(__dirname, 'fixtures', 'reroll-block.c');
 const work = tempDir('tsopt-reroll-');
 // AVX2's wider vectors make -O3 unroll most of the kernels' loops by 4 and 8 with remainder loops
 // (without it, by 2 with a single remainder block); the bench builds with -march=native. The
@@ -77,22 +76,22 @@ function fastPathStores(text: string, fn: string): number {
 }
 
 /**
- * `fn` of `bitcode` with its `nth` of `calls` fmuladd(%2, …) multiplying by 0.25 instead: that
- * copy differs from the remainder, so the pair keeps its unrolled form, and the pipe's program
- * prints what the mutated code prints (fixtures' usage: N M).
+ * `fn` of `bitcode` with the `nth` of its `count` matches of `pattern` replaced: that unrolled
+ * copy differs from the remainder, so its pair keeps the unrolled form (`rolled` pairs are
+ * left), and the pipe's program prints what the changed code prints for each of `runs`.
  */
-function expectChangedCopyRefused(bitcode: Buffer, fn: string, nth: number, calls: number, sizes: readonly string[]): void {
+function expectChangedCopyRefused(bitcode: Buffer, fn: string, change: { pattern: RegExp; replacement: string; nth: number; count: number }, rolled: number, runs: readonly string[][]): void {
   const text = disassemble(bitcode);
   const body = new RegExp(`define[^\\n]*@${fn}\\([\\s\\S]*?\\n}`).exec(text)![0];
   let seen = 0;
-  const changed = body.replace(/call double @llvm\.fmuladd\.f64\(double %2,/g, (call) => (++seen === nth ? 'call double @llvm.fmuladd.f64(double 2.500000e-01,' : call));
-  expect(seen).toBe(calls);
+  const changed = body.replace(change.pattern, (m) => (++seen === change.nth ? change.replacement : m));
+  expect(seen).toBe(change.count);
   const mutated = assemble(text.replace(body, changed));
   const { exe, report } = pipe(mutated, `${fn}-mutated`);
-  expect(rerolled(report, fn)).toBe(0);
+  expect(rerolled(report, fn)).toBe(rolled);
   expect(scopsOf(report, fn).every((s) => s.versioned)).toBe(true);
   const direct = link(mutated, `${fn}-mutated-direct`);
-  for (const n of sizes) expect(runKernel(exe, [n, '3'])).toBe(runKernel(direct, [n, '3']));
+  for (const args of runs) expect(runKernel(exe, args)).toBe(runKernel(direct, args));
 }
 
 describe('PolyBench-style kernels: the pipe prints what clang -O3 prints at small trip counts', () => {
@@ -145,6 +144,16 @@ describe('loop shapes of our kernels that are rolled (compiled for AVX2, not run
   });
 });
 
+describe('jacobi-2d (VLA): a copy that differs from the remainder block keeps the unrolled form', () => {
+  test('the changed nest stays unrolled, the other is rolled, and the results are the changed code\'s', () => {
+    const k = listKernels('polybench').find((x) => x.name === 'jacobi-2d')!;
+    const bitcode = compileToIr(k.path, [...IR_FLAGS, '-DTSOPT_VLA']);
+    // Each nest's unrolled body scales by 0.2 twice, its remainder block once: change the first nest's second copy.
+    const change = { pattern: /fmul double (%\d+), 2\.000000e-01/g, replacement: 'fmul double 3.000000e+00, 2.000000e-01', nth: 2, count: 6 };
+    expectChangedCopyRefused(bitcode, 'kernel_jacobi_2d', change, 1, [k.args, ...smallSizes(k.args.length)]);
+  });
+});
+
 describe('gemm: the unrolled j loops become rolled loops of the fast path', () => {
   // Only compiled, never run: the AVX2 target whatever the CPU.
   const bitcode = compileToIr(path.join(kernelsDir, 'gemm.c'), ['-O3', '-march=x86-64-v3', '-fno-vectorize', '-fno-slp-vectorize', `-I${kernelsDir}`]);
@@ -184,27 +193,8 @@ describe('row loops unrolled by a pragma (test/reroll/fixtures/reroll-1d.c)', ()
 
   test('a copy that differs from the remainder keeps the unrolled form', () => {
     // The unrolled body calls fmuladd four times, the remainder once: change the third copy only.
-    expectChangedCopyRefused(bitcode, 'kernel_axpy', 3, 5, sizes);
+    const change = { pattern: /call double @llvm\.fmuladd\.f64\(double %2,/g, replacement: 'call double @llvm.fmuladd.f64(double 2.500000e-01,', nth: 3, count: 5 };
+    expectChangedCopyRefused(bitcode, 'kernel_axpy', change, 0, sizes.map((n) => [n, '3']));
   });
 });
 
-describe('row loops unrolled by 2, remainders of one block (test/reroll/fixtures/reroll-block.c)', () => {
-  const bitcode = compileToIr(blockFixture, ['-O3', '-fno-vectorize', '-fno-slp-vectorize']);
-  const reference = path.join(work, 'reroll-block.ref');
-  runOk('clang-14', ['-O3', blockFixture, '-o', reference]);
-  const sizes = [...TRIP_COUNTS, '8', '9', '17'];
-
-  test('rolled, vectorized, and right for every row length', () => {
-    const { exe, report } = pipe(bitcode, 'reroll-block');
-    for (const fn of ['kernel_pair', 'kernel_stencil']) {
-      expect(rerolled(report, fn)).toBe(1);
-      expect(scopsOf(report, fn)[0]?.vectorizedLoops).toEqual(expect.arrayContaining([expect.objectContaining({ by: 'loop-vectorize' })]));
-    }
-    for (const n of sizes) for (const m of ['1', '3', '4']) expect(runKernel(exe, [n, m])).toBe(runKernel(reference, [n, m]));
-  });
-
-  test('a copy that differs from the remainder block keeps the unrolled form', () => {
-    // The unrolled body calls fmuladd twice, the remainder block once: change the second copy only.
-    expectChangedCopyRefused(bitcode, 'kernel_pair', 2, 3, sizes);
-  });
-});
