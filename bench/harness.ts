@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { measureCheckCost, type CheckCost } from './check-cost';
-import { BASELINE, noiseBand, type Verdict } from './noise';
+import { BASELINE, FAMILY_LEVEL, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
 
 const root = path.resolve(__dirname, '..', '..');
 export const TSCC_JS = path.join(root, 'bin', 'tscc.js');
@@ -58,9 +58,11 @@ export interface Program {
   checkStream: 'stdout' | 'stderr';
   /**
    * How the run's time is taken: `printed`, seconds the program prints last on stdout (PolyBench's
-   * and the uBLAS programs' own wall-clock timers around the kernel); `cpu`, the CPU time of the
-   * whole process (perf's task-clock, which a loaded machine disturbs less than wall time; wall
-   * time where perf cannot count).
+   * and the uBLAS programs' own wall-clock timers around the kernel; our kernels' CPU time inside
+   * the kernel calls, test/kernels/kernel.h's -DTSOPT_TIME); `cpu`, the CPU time of the whole
+   * process (perf's task-clock, which a loaded machine disturbs less than wall time; wall time
+   * where perf cannot count). Where perf counts, the whole process's CPU time is kept besides a
+   * printed time (`processTimes`).
    */
   timing: 'printed' | 'cpu';
 }
@@ -85,8 +87,16 @@ export interface VariantResult {
   roundSpeedups?: number[];
   /** The smallest and largest of roundSpeedups: the noise band around `speedup`. */
   spread?: [number, number];
-  /** `slower`/`faster` than clang -O3 beyond noise (the whole band below/above 1), else `within-noise` or `too-few-rounds`. */
+  /** Rounds below and above 1, and the sign test's one-sided p-values for slower and faster (bench/noise.ts). */
+  roundsBelow?: number;
+  roundsAbove?: number;
+  pSlower?: number;
+  pFaster?: number;
+  /** `slower`/`faster` than clang -O3 beyond noise (p below the run's threshold), else `within-noise` or `too-few-rounds`. */
   verdict?: Verdict;
+  /** With a printed time: the whole process's CPU time per round (perf task-clock), and its median. */
+  processTimes?: number[];
+  processMedian?: number;
 }
 
 export interface ProgramResult {
@@ -143,24 +153,38 @@ export function hasPerfTaskClock(): boolean {
 
 type Timing = Program['timing'] | 'wall';
 
-function runOnce(exe: string, args: string[], timing: Timing): { seconds?: number; stdout: string; stderr: string; error?: string } {
+interface Run {
+  seconds?: number;
+  /** The process's CPU time, where perf counted it. */
+  processSeconds?: number;
+  stdout: string;
+  stderr: string;
+  error?: string;
+}
+
+function runOnce(exe: string, args: string[], timing: Timing): Run {
   const perfOut = `${exe}.perf`;
-  const cpu = timing === 'cpu' && hasPerfTaskClock();
+  const cpu = timing !== 'wall' && hasPerfTaskClock();
   const [cmd, argv] = cpu ? ['perf', ['stat', '-x,', '-e', 'task-clock', '-o', perfOut, '--', exe, ...args]] : [exe, args];
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 30 });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.error) return { stdout: '', stderr: '', error: r.error.message };
   if (r.status !== 0) return { stdout: r.stdout, stderr: r.stderr, error: `exit ${r.status ?? r.signal}` };
+  let processSeconds: number | undefined;
   if (cpu) {
     const ms = Number(/^([0-9.]+),msec,task-clock/m.exec(fs.readFileSync(perfOut, 'utf8'))?.[1]);
     if (!Number.isFinite(ms)) return { stdout: r.stdout, stderr: r.stderr, error: 'perf stat printed no task-clock' };
-    return { seconds: ms / 1000, stdout: r.stdout, stderr: r.stderr };
+    processSeconds = ms / 1000;
   }
-  if (timing !== 'printed') return { seconds: wall, stdout: r.stdout, stderr: r.stderr };
+  if (timing !== 'printed') return { seconds: processSeconds ?? wall, stdout: r.stdout, stderr: r.stderr };
   const printed = Number(r.stdout.trim().split(/\s+/).pop());
   if (!Number.isFinite(printed)) return { stdout: r.stdout, stderr: r.stderr, error: 'no time printed' };
-  return { seconds: printed, stdout: r.stdout, stderr: r.stderr };
+  return { seconds: printed, processSeconds, stdout: r.stdout, stderr: r.stderr };
+}
+
+function withoutLastLine(text: string): string {
+  return text.replace(/[^\n]*\n?$/, '');
 }
 
 export function median(xs: readonly number[]): number {
@@ -172,6 +196,20 @@ export function median(xs: readonly number[]): number {
 export function geometricMean(xs: readonly number[]): number | undefined {
   if (xs.length === 0) return undefined;
   return Math.exp(xs.reduce((acc, x) => acc + Math.log(x), 0) / xs.length);
+}
+
+type Compared = VariantResult & Required<Pick<VariantResult, 'roundsBelow' | 'roundsAbove' | 'pSlower' | 'pFaster'>>;
+const hasSignTest = (r: VariantResult): r is Compared => r.pSlower !== undefined;
+
+/**
+ * Gives every comparison of the run (each variant against clang -O3 on each program, in every
+ * suite) its verdict under one sign-test rule: the family is the whole run (bench/noise.ts).
+ */
+export function judgeRun(suites: readonly SuiteResult[], level = FAMILY_LEVEL): SignTestRule {
+  const compared = suites.flatMap((s) => s.programs.flatMap((p) => Object.values(p.variants).filter(hasSignTest)));
+  const rule = signTestRule(compared.length, level);
+  for (const r of compared) r.verdict = verdictOf(r, rule);
+  return rule;
 }
 
 export interface SuiteOptions {
@@ -210,7 +248,8 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
         variants[v.name] = { status: 'run-error', detail: out.error, times: [] };
         continue;
       }
-      const text = p.checkStream === 'stdout' ? out.stdout : out.stderr;
+      // One build checked and timed prints its time as the last line of stdout: not compared.
+      const text = p.checkStream === 'stdout' ? (same && p.timing === 'printed' ? withoutLastLine(out.stdout) : out.stdout) : out.stderr;
       if (v.name === BASELINE) expected = text;
       const mismatch = expected === undefined ? 'no clang -O3 output to compare with' : compareOutputs(expected, text, opts.tolerance);
       if (mismatch !== undefined) {
@@ -231,6 +270,7 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
           variants[v] = { status: 'run-error', detail: t.error, times: res.times };
         } else {
           res.times.push(t.seconds);
+          if (t.processSeconds !== undefined) (res.processTimes ??= []).push(t.processSeconds);
         }
       }
     }
@@ -240,6 +280,7 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
     for (const [name, res] of Object.entries(variants)) {
       if (res.status !== 'ok' || res.times.length === 0) continue;
       res.median = median(res.times);
+      if (res.processTimes) res.processMedian = median(res.processTimes);
       if (baseMedian !== undefined && res.median > 0) res.speedup = baseMedian / res.median;
       if (pollyMedian !== undefined && res.median > 0) res.vsPolly = pollyMedian / res.median;
       const band = baseMedian !== undefined && name !== BASELINE ? noiseBand(variants[BASELINE].times, res.times) : undefined;

@@ -1,16 +1,25 @@
-// What "slower than clang -O3 beyond noise" means in the benchmark: the rounds are interleaved
+// What "slower than clang -O3 beyond noise" means in the benchmark. The rounds are interleaved
 // (each round runs every variant once, in turn), so a round's two times were taken under nearly
-// the same machine load and their ratio is one paired sample of the speedup. The spread of those
-// per-round speedups is the noise band the run itself measured; a variant is slower (or faster)
-// than the baseline only when every round says so, i.e. when the whole band lies below (above) 1.
-// With n rounds and no real difference, all n rounds fall below 1 with probability 2^-n (a sign
-// test): 1/32 at the default 5 rounds. Fewer than MIN_ROUNDS rounds decide nothing.
+// the same machine load and their ratio is one paired sample of the speedup; the min-max spread
+// of those per-round speedups is the noise band the run itself measured.
+//
+// The verdict is a sign test, corrected for the number of comparisons the run makes. With no real
+// difference each round falls below 1 with probability 1/2, independently of the others, so the
+// chance that at least k of n rounds fall below 1 is P(X >= k), X ~ Binomial(n, 1/2): that is the
+// comparison's one-sided p-value for "slower" (likewise for "faster", with the rounds above 1;
+// rounds exactly at 1 are left out). A run makes many comparisons (every variant against clang
+// on every program: 54 for 18 kernels and three variants), and at p < 0.05 each it would call
+// about one of every 20 identical pairs different; so a variant is slower only when its p-value
+// is below FAMILY_LEVEL divided by the run's number of comparisons (Bonferroni): the chance that
+// the run calls ANY comparison slower when nothing differs is then below 5%. The smallest p-value
+// n rounds can give is 2^-n (every round below 1); a comparison with fewer rounds than needed
+// for 2^-n to reach the level is `too-few-rounds`, never `within-noise`, whatever its rounds say.
 
 /** The variant every other is compared with: clang -O3. */
 export const BASELINE = 'clang';
 
-/** Below this many paired rounds the band is too thin to call a difference. */
-export const MIN_ROUNDS = 3;
+/** The family-wise level: the chance that a run calls anything slower (or faster) by noise alone. */
+export const FAMILY_LEVEL = 0.05;
 
 export type Verdict = 'slower' | 'faster' | 'within-noise' | 'too-few-rounds';
 
@@ -19,12 +28,17 @@ export interface NoiseBand {
   roundSpeedups: number[];
   /** The smallest and largest per-round speedup. */
   spread: [number, number];
-  verdict: Verdict;
+  /** Rounds whose speedup is below 1 (the variant slower) and above 1. */
+  roundsBelow: number;
+  roundsAbove: number;
+  /** The sign test's one-sided p-values: P(at least roundsBelow of the untied rounds below 1) by chance, and the same above 1. */
+  pSlower: number;
+  pFaster: number;
 }
 
 /**
- * The paired per-round speedups of a variant against the baseline, their spread and what they
- * say. `baseline[r]` and `variant[r]` must come from the same round r; rounds where either time
+ * The paired per-round speedups of a variant against the baseline, their spread and their sign
+ * test. `baseline[r]` and `variant[r]` must come from the same round r; rounds where either time
  * is missing or not positive are left out. Undefined when no round pairs up.
  */
 export function noiseBand(baseline: readonly number[], variant: readonly number[]): NoiseBand | undefined {
@@ -33,12 +47,57 @@ export function noiseBand(baseline: readonly number[], variant: readonly number[
     if (baseline[r] > 0 && variant[r] > 0) roundSpeedups.push(baseline[r] / variant[r]);
   }
   if (roundSpeedups.length === 0) return undefined;
-  const spread: [number, number] = [Math.min(...roundSpeedups), Math.max(...roundSpeedups)];
-  let verdict: Verdict = 'within-noise';
-  if (roundSpeedups.length < MIN_ROUNDS) verdict = 'too-few-rounds';
-  else if (spread[1] < 1) verdict = 'slower';
-  else if (spread[0] > 1) verdict = 'faster';
-  return { roundSpeedups, spread, verdict };
+  const roundsBelow = roundSpeedups.filter((s) => s < 1).length;
+  const roundsAbove = roundSpeedups.filter((s) => s > 1).length;
+  const untied = roundsBelow + roundsAbove;
+  return {
+    roundSpeedups,
+    spread: [Math.min(...roundSpeedups), Math.max(...roundSpeedups)],
+    roundsBelow,
+    roundsAbove,
+    pSlower: binomialTail(untied, roundsBelow),
+    pFaster: binomialTail(untied, roundsAbove),
+  };
+}
+
+/** P(X >= k) for X ~ Binomial(n, 1/2). */
+export function binomialTail(n: number, k: number): number {
+  if (k <= 0) return 1;
+  if (k > n) return 0;
+  // C(n, i) / 2^n from i = n down to k, each term from the last in logarithms (2^-n alone
+  // underflows past n = 1074).
+  let logTerm = -n * Math.LN2;
+  let sum = Math.exp(logTerm);
+  for (let i = n; i > k; i--) {
+    logTerm += Math.log(i) - Math.log(n - i + 1);
+    sum += Math.exp(logTerm);
+  }
+  return Math.min(1, sum);
+}
+
+/** The run's rule: how many comparisons share the level, the threshold each p-value must be below, and the rounds that can reach it. */
+export interface SignTestRule {
+  level: number;
+  comparisons: number;
+  /** level / comparisons (Bonferroni). */
+  threshold: number;
+  /** The fewest rounds n with 2^-n below the threshold: with fewer, no comparison can be called either way. */
+  roundsNeeded: number;
+}
+
+export function signTestRule(comparisons: number, level = FAMILY_LEVEL): SignTestRule {
+  const threshold = level / Math.max(1, comparisons);
+  let roundsNeeded = 1;
+  while (Math.pow(0.5, roundsNeeded) >= threshold) roundsNeeded++;
+  return { level, comparisons, threshold, roundsNeeded };
+}
+
+/** The verdict of one comparison under the run's rule. */
+export function verdictOf(band: Pick<NoiseBand, 'roundsBelow' | 'roundsAbove' | 'pSlower' | 'pFaster'>, rule: SignTestRule): Verdict {
+  if (band.roundsBelow + band.roundsAbove < rule.roundsNeeded) return 'too-few-rounds';
+  if (band.pSlower < rule.threshold) return 'slower';
+  if (band.pFaster < rule.threshold) return 'faster';
+  return 'within-noise';
 }
 
 /**
@@ -48,4 +107,9 @@ export function noiseBand(baseline: readonly number[], variant: readonly number[
 export function formatBand(speedup: number, band: { spread?: [number, number] } | undefined): string {
   const s = `${speedup.toFixed(2)}x`;
   return band?.spread ? `${s} [${band.spread[0].toFixed(3)}-${band.spread[1].toFixed(3)}]` : s;
+}
+
+/** A p-value in two significant digits: `0.00098`, `0.50`, `1.0`. */
+export function formatP(p: number): string {
+  return p.toPrecision(2);
 }

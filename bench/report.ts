@@ -3,12 +3,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProgramResult, SuiteResult, Tolerance, VariantResult } from './harness';
-import { BASELINE, formatBand, MIN_ROUNDS } from './noise';
+import { BASELINE, formatBand, formatP, type SignTestRule } from './noise';
 
 export interface BenchRun {
   date: string;
   dataset: string;
   repeat: number;
+  /** The sign test's rule for this run: level, comparisons, threshold, rounds needed (bench/noise.ts). */
+  statistics?: SignTestRule;
   tolerances: Record<string, Tolerance>;
   variants: { name: string; command: string }[];
   notes: string[];
@@ -19,7 +21,7 @@ const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"`
 
 export function toCsv(run: BenchRun): string {
   const rows = [['suite', 'program', 'variant', 'status', 'median_s', 'speedup_vs_clang_O3', 'speedup_vs_polly', 'runs', 'detail', 'check_instructions', 'check_share',
-    'speedup_round_min', 'speedup_round_max', 'verdict']];
+    'speedup_round_min', 'speedup_round_max', 'verdict', 'p_slower', 'p_faster', 'process_median_s']];
   for (const suite of run.suites) {
     for (const p of suite.programs) {
       const cost = p.checkCost && !('error' in p.checkCost) ? p.checkCost : undefined;
@@ -29,12 +31,13 @@ export function toCsv(run: BenchRun): string {
         // The check's cost is measured on tscc builds (bench/check-cost.ts): it goes on tscc's row.
         const costCells = v.name === 'tscc' && cost ? [String(cost.checkInstructions), cost.share.toExponential(2)] : ['', ''];
         rows.push([suite.name, p.name, v.name, r.status, r.median?.toPrecision(6) ?? '', r.speedup?.toFixed(4) ?? '', r.vsPolly?.toFixed(4) ?? '',
-          String(r.times.length), r.detail ?? '', ...costCells, r.spread?.[0].toFixed(4) ?? '', r.spread?.[1].toFixed(4) ?? '', r.verdict ?? '']);
+          String(r.times.length), r.detail ?? '', ...costCells, r.spread?.[0].toFixed(4) ?? '', r.spread?.[1].toFixed(4) ?? '', r.verdict ?? '',
+          r.pSlower?.toPrecision(4) ?? '', r.pFaster?.toPrecision(4) ?? '', r.processMedian?.toPrecision(6) ?? '']);
       }
     }
     for (const v of run.variants) {
       const g = suite.geomean[v.name];
-      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '', '', '', '', '', '', '']);
+      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '', '', '', '', '', '', '', '', '', '']);
     }
   }
   return rows.map((r) => r.map(csvField).join(',')).join('\n') + '\n';
@@ -128,27 +131,40 @@ export function checkCostCell(cost: ProgramResult['checkCost']): string {
   return `${cost.checkInstructions} (${cost.share.toExponential(1)})${cost.scope === 'program' ? ' prog' : ''}`;
 }
 
-/** `slower than clang -O3 beyond noise: tscc trmm 0.96x [0.931-0.984]`, or `none`. */
+/** `p < 0.05/54 = 0.00093`: the threshold every p-value of the run is held to. */
+export function ruleText(rule: SignTestRule): string {
+  return `p < ${rule.level}/${rule.comparisons} = ${formatP(rule.threshold)}`;
+}
+
+/**
+ * `slower than clang -O3 beyond noise (sign test, p < 0.05/54 = 0.00093): tscc trmm 0.96x
+ * [0.931-0.984] p=0.00049`, or `none`, saying so when some comparison had too few rounds to tell.
+ */
 export function slowerLine(run: BenchRun, suite: SuiteResult): string {
   const slower = suite.programs.flatMap((p) =>
     run.variants
       .filter((v) => p.variants[v.name]?.verdict === 'slower')
-      .map((v) => `${v.name} ${p.name} ${formatBand(p.variants[v.name].speedup!, p.variants[v.name])}`));
-  const note = run.repeat < MIN_ROUNDS ? ` (${run.repeat} round${run.repeat === 1 ? '' : 's'}: at least ${MIN_ROUNDS} are needed to tell)` : '';
-  return `slower than clang -O3 beyond noise: ${slower.length > 0 ? slower.join(', ') : 'none'}${note}`;
+      .map((v) => `${v.name} ${p.name} ${formatBand(p.variants[v.name].speedup!, p.variants[v.name])} p=${formatP(p.variants[v.name].pSlower!)}`));
+  const rule = run.statistics;
+  const tooFew = suite.programs.some((p) => Object.values(p.variants).some((r) => r.verdict === 'too-few-rounds'));
+  const note = rule && tooFew ? ` (${run.repeat} round${run.repeat === 1 ? '' : 's'}: at least ${rule.roundsNeeded} are needed to tell with ${rule.comparisons} comparison${rule.comparisons === 1 ? '' : 's'})` : '';
+  const how = rule ? ` (sign test, ${ruleText(rule)})` : '';
+  return `slower than clang -O3 beyond noise${how}: ${slower.length > 0 ? slower.join(', ') : 'none'}${note}`;
 }
 
 /**
  * The table printed at the end: one row per program; per variant its median, its speedup over
- * clang -O3 (`1.20x`: 1.2 times as fast) and the band of the per-round speedups (`[1.120-1.310]`,
- * bench/noise.ts), marked `<` when the variant is slower than clang -O3 beyond that noise; then
+ * clang -O3 (`1.20x`: 1.2 times as fast), the band of the per-round speedups (`[1.120-1.310]`)
+ * and the sign test's p-value for slower (`p=0.00098`, bench/noise.ts), marked `<` when the
+ * variant is slower than clang -O3 beyond noise (that p below the run's threshold); then
  * tsopt's variants' speedup over Polly, and the check's cost (instructions, and their share of
  * the kernel's). Last, per suite, the variants slower than clang -O3 beyond noise.
  */
 export function toTable(run: BenchRun): string {
   const lines: string[] = [];
   const ours = run.variants.filter((v) => v.name === 'tscc' || v.name === 'pipe');
-  const pad = (cells: string[]) => cells.map((s, k) => s.padEnd(k === 0 ? 22 : k <= run.variants.length ? 32 : 17)).join('').trimEnd();
+  const pad = (cells: string[]) => cells.map((s, k) => s.padEnd(k === 0 ? 22 : k <= run.variants.length ? 42 : 17)).join('').trimEnd();
+  lines.push(`per variant: median, speedup over clang -O3 [min-max of the rounds' speedups] p = sign test's p-value for slower; < slower beyond noise${run.statistics ? ` (${ruleText(run.statistics)})` : ''}`);
   for (const suite of run.suites) {
     lines.push(`\n${suite.name}`);
     lines.push(pad(['program', ...run.variants.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), 'check (share)']));
@@ -156,7 +172,7 @@ export function toTable(run: BenchRun): string {
       const cells = run.variants.map((v) => {
         const r = p.variants[v.name];
         if (!r || r.status !== 'ok') return r?.status ?? '-';
-        const speedup = r.speedup === undefined || v.name === BASELINE ? '' : formatBand(r.speedup, r);
+        const speedup = r.speedup === undefined || v.name === BASELINE ? '' : `${formatBand(r.speedup, r)}${r.pSlower === undefined ? '' : ` p=${formatP(r.pSlower)}`}`;
         return `${r.median?.toPrecision(3)}s ${speedup}${r.verdict === 'slower' ? ' <' : ''}`.trimEnd();
       });
       const vsPolly = ours.map((v) => p.variants[v.name]?.vsPolly?.toFixed(2).concat('x') ?? '-');

@@ -3,7 +3,9 @@
 //   --ublas             our Boost uBLAS gemm, 2mm, covariance, correlation (bench/ublas)
 //   --kernels-dir DIR   our C kernels (test/kernels): medians and ratios vs clang -O3 and Polly
 //   --dataset NAME      MINI SMALL MEDIUM LARGE EXTRALARGE (default LARGE); --tiny: kernels at their test sizes
-//   --kernels a,b       only these programs;  --repeat N (default 5);  --out DIR (default bench-results)
+//   --kernels a,b       only these programs;  --out DIR (default bench-results)
+//   --repeat N          rounds (default: the fewest whose sign test can call a difference with the
+//                       run's number of comparisons, bench/noise.ts; 11 for 18 kernels x 3 variants)
 //   --variant NAME=CMD  an extra variant (e.g. `--variant o2="clang-14 -O2"`); --only-variants a,b
 //   --no-vla            skip the C99-VLA PolyBench suite
 //   --check-cost        also count the run-time checks' executed instructions (callgrind at the bench
@@ -13,7 +15,8 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { hasCallgrind } from './check-cost';
-import { BASELINE, hasPerfTaskClock, parseVariant, runSuite, standardVariants, SuiteResult, Variant } from './harness';
+import { BASELINE, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, SuiteResult, Tolerance, Variant } from './harness';
+import { FAMILY_LEVEL, signTestRule } from './noise';
 import { BenchRun, toTable, writeReports } from './report';
 import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
 
@@ -23,7 +26,8 @@ interface Options {
   kernelsDir?: string;
   dataset: string;
   kernels?: Set<string>;
-  repeat: number;
+  /** Undefined: as many rounds as the run's comparisons need (bench/noise.ts). */
+  repeat?: number;
   out: string;
   extraVariants: Variant[];
   onlyVariants?: Set<string>;
@@ -35,7 +39,7 @@ interface Options {
 const USAGE = 'usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR)... [--dataset LARGE] [--kernels a,b] [--repeat N] [--out DIR] [--variant NAME=CMD] [--only-variants a,b] [--no-vla] [--tiny] [--check-cost]';
 
 export function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { ublas: false, dataset: 'LARGE', repeat: 5, out: 'bench-results', extraVariants: [], vla: true, tiny: false, checkCost: false };
+  const o: Options = { ublas: false, dataset: 'LARGE', out: 'bench-results', extraVariants: [], vla: true, tiny: false, checkCost: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') && argv[i].startsWith('--') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
     const value = (): string => {
@@ -61,7 +65,7 @@ export function parseOptions(argv: readonly string[]): Options {
     }
   }
   if (!['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'].includes(o.dataset)) throw new Error(`unknown dataset ${o.dataset}`);
-  if (!Number.isInteger(o.repeat) || o.repeat < 1) throw new Error('--repeat wants a positive integer');
+  if (o.repeat !== undefined && (!Number.isInteger(o.repeat) || o.repeat < 1)) throw new Error('--repeat wants a positive integer');
   if (!o.polybench && !o.ublas && !o.kernelsDir) throw new Error(USAGE);
   return o;
 }
@@ -87,21 +91,31 @@ export function main(argv: readonly string[]): number {
   const notes = [gccGraphiteNote(), `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores at the start`];
   const checkCost = o.checkCost && hasCallgrind();
   if (o.checkCost && !checkCost) notes.push('valgrind not found: check cost not measured');
-  if (o.kernelsDir) notes.push(`our kernels are timed by ${hasPerfTaskClock() ? "the process's CPU time (perf stat -e task-clock)" : 'wall time (perf task-clock unavailable)'}`);
+  if (o.kernelsDir) {
+    notes.push(`our kernels are timed by the CPU time inside their kernel calls (-DTSOPT_TIME, clock_gettime(CLOCK_PROCESS_CPUTIME_ID)); ${
+      hasPerfTaskClock() ? "the whole process's CPU time (perf stat -e task-clock) is kept as processTimes" : 'perf task-clock unavailable: no process times'}`);
+  }
+  const planned: { name: string; programs: Program[]; tolerance: Tolerance }[] = [];
+  if (o.polybench) {
+    planned.push({ name: 'polybench', programs: polybenchPrograms(o.polybench, o.dataset, false, o.kernels), tolerance: POLYBENCH_TOLERANCE });
+    if (o.vla) planned.push({ name: 'polybench-vla', programs: polybenchPrograms(o.polybench, o.dataset, true, o.kernels), tolerance: POLYBENCH_TOLERANCE });
+  }
+  if (o.ublas) planned.push({ name: 'ublas', programs: ublasPrograms(o.dataset, o.kernels), tolerance: PRINTED_E_TOLERANCE });
+  if (o.kernelsDir) planned.push({ name: 'kernels', programs: kernelPrograms(o.kernelsDir, o.kernels, o.tiny), tolerance: PRINTED_E_TOLERANCE });
+  // The most comparisons the run can make (fewer when a variant fails to build or run): enough
+  // rounds for them, unless --repeat says otherwise.
+  const planRule = signTestRule(planned.reduce((n, s) => n + s.programs.length, 0) * (variants.length - 1));
+  const repeat = o.repeat ?? planRule.roundsNeeded;
+  notes.push(`sign test: a variant is slower (faster) than clang -O3 when P(at least that many of its untied rounds below (above) 1 by chance) < ${FAMILY_LEVEL}/comparisons; `
+    + `up to ${planRule.comparisons} comparisons need at least ${planRule.roundsNeeded} rounds, the run makes ${repeat}`);
   for (const n of notes) progress(n);
   progress(`tolerances: PolyBench arrays |a-b| <= ${POLYBENCH_TOLERANCE.relative}*max(|a|,|b|) + ${POLYBENCH_TOLERANCE.absolute}; printed %.6e sums <= ${PRINTED_E_TOLERANCE.relative}*max(|a|,|b|)`);
-  const suites: SuiteResult[] = [];
-  const base = { variants, repeat: o.repeat, work, progress, checkCost };
-  if (o.polybench) {
-    suites.push(runSuite('polybench', polybenchPrograms(o.polybench, o.dataset, false, o.kernels), { ...base, tolerance: POLYBENCH_TOLERANCE }));
-    if (o.vla) suites.push(runSuite('polybench-vla', polybenchPrograms(o.polybench, o.dataset, true, o.kernels), { ...base, tolerance: POLYBENCH_TOLERANCE }));
-  }
-  if (o.ublas) suites.push(runSuite('ublas', ublasPrograms(o.dataset, o.kernels), { ...base, tolerance: PRINTED_E_TOLERANCE }));
-  if (o.kernelsDir) suites.push(runSuite('kernels', kernelPrograms(o.kernelsDir, o.kernels, o.tiny), { ...base, tolerance: PRINTED_E_TOLERANCE }));
+  const suites: SuiteResult[] = planned.map((s) => runSuite(s.name, s.programs, { variants, repeat, work, progress, checkCost, tolerance: s.tolerance }));
   const run: BenchRun = {
     date: new Date().toISOString(),
     dataset: o.dataset,
-    repeat: o.repeat,
+    repeat,
+    statistics: judgeRun(suites),
     tolerances: { polybench: POLYBENCH_TOLERANCE, printed: PRINTED_E_TOLERANCE },
     variants: variants.map((v) => ({ name: v.name, command: v.cc.map((w) => (w === process.execPath ? 'node' : w)).join(' ') })),
     notes,

@@ -1,35 +1,93 @@
-// The bench's noise band (bench/noise.ts) on synthetic times: per-round speedups against the
-// baseline, their min-max spread, and "slower/faster than clang -O3" only when every round agrees.
-import { formatBand, noiseBand } from '../../bench/noise';
+// The bench's noise band and sign test (bench/noise.ts) on synthetic times: per-round speedups
+// against the baseline, their min-max spread, the one-sided p-values, and "slower/faster than
+// clang -O3" only when the p-value is below the family level over the run's comparisons.
+import { binomialTail, formatBand, noiseBand, signTestRule, verdictOf } from '../../bench/noise';
 import type { BenchRun } from '../../bench/report';
 import { slowerLine, toCsv, toTable } from '../../bench/report';
-import type { VariantResult } from '../../bench/harness';
+import { judgeRun, type SuiteResult, type VariantResult } from '../../bench/harness';
 
-const clang = [1.0, 1.2, 0.9, 1.1, 1.0];
+const clang = [1.0, 1.2, 0.9, 1.1, 1.0, 1.05, 0.95, 1.3, 1.0, 1.1];
+const scaled = (f: number) => clang.map((t) => t * f);
+
+test('the sign test: P(at least k of n fair coin flips), the rule for a run of m comparisons', () => {
+  expect(binomialTail(5, 5)).toBeCloseTo(1 / 32, 15);
+  expect(binomialTail(10, 10)).toBeCloseTo(1 / 1024, 15);
+  expect(binomialTail(10, 9)).toBeCloseTo(11 / 1024, 15);
+  expect(binomialTail(10, 5)).toBeCloseTo(638 / 1024, 15);
+  expect(binomialTail(10, 0)).toBe(1);
+  expect(binomialTail(0, 0)).toBe(1);
+  expect(binomialTail(3, 4)).toBe(0);
+  // Large n stays finite (2^-n alone underflows past 1074).
+  expect(binomialTail(2000, 1000)).toBeCloseTo(0.5 + 0.5 * 0.01784, 3);
+  // The fewest rounds n with 2^-n < 0.05/m: 5 for one comparison, 10 for 36, 11 for 18 kernels x 3 variants.
+  expect(signTestRule(1)).toEqual({ level: 0.05, comparisons: 1, threshold: 0.05, roundsNeeded: 5 });
+  expect(signTestRule(8).roundsNeeded).toBe(8);
+  expect(signTestRule(36).roundsNeeded).toBe(10);
+  expect(signTestRule(54)).toMatchObject({ comparisons: 54, roundsNeeded: 11 });
+  expect(signTestRule(54).threshold).toBeCloseTo(0.05 / 54, 15);
+});
 
 test('a variant slower in every round is slower beyond noise, even when its median speedup is near 1', () => {
-  const band = noiseBand(clang, [1.02, 1.25, 0.93, 1.12, 1.05])!;
-  expect(band.roundSpeedups.map((x) => +x.toFixed(4))).toEqual([0.9804, 0.96, 0.9677, 0.9821, 0.9524]);
-  expect(band.spread.map((x) => +x.toFixed(4))).toEqual([0.9524, 0.9821]);
-  expect(band.verdict).toBe('slower');
+  const band = noiseBand(clang, [1.02, 1.25, 0.93, 1.12, 1.05, 1.06, 0.97, 1.31, 1.04, 1.15])!;
+  expect(band.roundSpeedups.map((x) => +x.toFixed(4))).toEqual([0.9804, 0.96, 0.9677, 0.9821, 0.9524, 0.9906, 0.9794, 0.9924, 0.9615, 0.9565]);
+  expect(band.spread.map((x) => +x.toFixed(4))).toEqual([0.9524, 0.9924]);
+  expect(band).toMatchObject({ roundsBelow: 10, roundsAbove: 0, pFaster: 1 });
+  expect(band.pSlower).toBeCloseTo(1 / 1024, 15);
+  expect(verdictOf(band, signTestRule(36))).toBe('slower');
 });
 
-test('one round on the other side of 1 puts the difference within noise', () => {
-  // Four rounds 10% slower, one round (a burst of load on clang's run) faster: not beyond noise.
-  const band = noiseBand(clang, [1.1, 1.32, 0.8, 1.21, 1.1])!;
-  expect(band.spread[0]).toBeLessThan(1);
-  expect(band.spread[1]).toBeGreaterThan(1);
-  expect(band.verdict).toBe('within-noise');
+test('the number of comparisons matters: the same rounds are slower alone, not among many', () => {
+  // Nine rounds of ten slower: p = 11/1024 = 0.011.
+  const nineOfTen = noiseBand(clang, scaled(1.05).map((t, r) => (r === 3 ? t / 1.2 : t)))!;
+  expect(nineOfTen).toMatchObject({ roundsBelow: 9, roundsAbove: 1 });
+  expect(verdictOf(nineOfTen, signTestRule(1))).toBe('slower');
+  expect(verdictOf(nineOfTen, signTestRule(4))).toBe('slower');
+  expect(verdictOf(nineOfTen, signTestRule(5))).toBe('within-noise');
+  // Ten of ten (p = 1/1024) is below 0.05/36 but not 0.05/54: ten rounds cannot tell 54 comparisons.
+  const tenOfTen = noiseBand(clang, scaled(1.05))!;
+  expect(verdictOf(tenOfTen, signTestRule(36))).toBe('slower');
+  expect(verdictOf(tenOfTen, signTestRule(54))).toBe('too-few-rounds');
+  const elevenOfEleven = noiseBand([...clang, 1], [...scaled(1.05), 1.05])!;
+  expect(verdictOf(elevenOfEleven, signTestRule(54))).toBe('slower');
 });
 
-test('a variant faster in every round is faster', () => {
-  expect(noiseBand(clang, clang.map((t) => t / 2))!.verdict).toBe('faster');
+test('rounds on both sides of 1 put the difference within noise; faster in every round is faster', () => {
+  // Seven rounds 10% slower, three faster (bursts of load on clang's runs): not beyond noise.
+  const mixed = noiseBand(clang, scaled(1.1).map((t, r) => (r % 3 === 1 ? t / 1.3 : t)))!;
+  expect(mixed).toMatchObject({ roundsBelow: 7, roundsAbove: 3 });
+  expect(mixed.pSlower).toBeCloseTo(176 / 1024, 15);
+  expect(verdictOf(mixed, signTestRule(1))).toBe('within-noise');
+  const faster = noiseBand(clang, scaled(0.5))!;
+  expect(faster.pFaster).toBeCloseTo(1 / 1024, 15);
+  expect(verdictOf(faster, signTestRule(36))).toBe('faster');
 });
 
-test('rounds pair by index; missing or zero times are left out, and fewer than 3 rounds decide nothing', () => {
-  expect(noiseBand([1, 1, 1], [2, 0, 2])).toEqual({ roundSpeedups: [0.5, 0.5], spread: [0.5, 0.5], verdict: 'too-few-rounds' });
-  expect(noiseBand([1, 1, 1, 1], [2, 2, 2])!.verdict).toBe('slower');
+test('rounds pair by index; missing or zero times are left out, and so are ties', () => {
+  const band = noiseBand([1, 1, 1], [2, 0, 2])!;
+  expect(band).toMatchObject({ roundSpeedups: [0.5, 0.5], spread: [0.5, 0.5], roundsBelow: 2, roundsAbove: 0, pFaster: 1 });
+  expect(band.pSlower).toBeCloseTo(0.25, 15);
+  expect(verdictOf(band, signTestRule(1))).toBe('too-few-rounds');
+  // Five rounds below 1 and one tie: five untied rounds, p = 1/32 < 0.05.
+  const tie = noiseBand([1, 1, 1, 1, 1, 1], [2, 2, 1, 2, 2, 2])!;
+  expect(tie).toMatchObject({ roundsBelow: 5, roundsAbove: 0 });
+  expect(tie.pSlower).toBeCloseTo(1 / 32, 15);
+  expect(verdictOf(tie, signTestRule(1))).toBe('slower');
   expect(noiseBand([], [1, 2])).toBeUndefined();
+});
+
+test('judgeRun: the family is every comparison of the run, across suites', () => {
+  const result = (variant: number[]): VariantResult => ({ status: 'ok', times: variant, ...noiseBand(clang, variant) });
+  const suite = (name: string, variants: Record<string, VariantResult>): SuiteResult => ({ name, geomean: {}, programs: [{ name: 'k', variants: { clang: { status: 'ok', times: clang }, ...variants } }] });
+  const slow = result(scaled(1.05));
+  const suites = [suite('a', { tscc: slow, pipe: result(scaled(0.5)) }), suite('b', { tscc: result(scaled(1)), broken: { status: 'mismatch', times: [] } })];
+  // Three comparisons (the mismatch has no rounds): threshold 0.05/3, reachable from 6 rounds;
+  // suite b's tscc ties clang in every round, so it has no untied round to decide on.
+  expect(judgeRun(suites)).toMatchObject({ comparisons: 3, roundsNeeded: 6 });
+  expect(suites.map((s) => Object.entries(s.programs[0].variants).map(([v, r]) => `${v}:${r.verdict}`).join(' '))).toEqual([
+    'clang:undefined tscc:slower pipe:faster', 'clang:undefined tscc:too-few-rounds broken:undefined']);
+  // At a level 20 times stricter (as among 60 comparisons) 10 rounds cannot reach the threshold.
+  expect(judgeRun(suites, 0.05 / 20)).toMatchObject({ comparisons: 3, roundsNeeded: 11 });
+  expect(slow.verdict).toBe('too-few-rounds');
 });
 
 test('formatBand prints the median speedup and the band', () => {
@@ -39,36 +97,41 @@ test('formatBand prints the median speedup and the band', () => {
   expect(formatBand(1.5, {})).toBe('1.50x');
 });
 
-function run(repeat: number, tscc: Partial<VariantResult>): BenchRun {
+function run(repeat: number, tscc: Partial<VariantResult>, statistics = signTestRule(2)): BenchRun {
   const ok = (r: Partial<VariantResult>): VariantResult => ({ status: 'ok', times: [], ...r });
   return {
-    date: '2026-11-22T00:00:00Z', dataset: 'LARGE', repeat, tolerances: {}, notes: [],
+    date: '2026-11-22T00:00:00Z', dataset: 'LARGE', repeat, statistics, tolerances: {}, notes: [],
     variants: [{ name: 'clang', command: 'clang-14 -O3' }, { name: 'tscc', command: 'tscc -O3' }],
     suites: [{
       name: 'kernels',
       geomean: { clang: 1, tscc: 1 },
       programs: [
-        { name: 'trmm', variants: { clang: ok({ median: 2 }), tscc: ok({ median: 2.06, speedup: 0.9709, spread: [0.95, 0.98], verdict: 'slower', ...tscc }) } },
-        { name: 'mvt', variants: { clang: ok({ median: 1 }), tscc: ok({ median: 1.01, speedup: 0.99, spread: [0.9, 1.1], verdict: 'within-noise' }) } },
+        { name: 'trmm', variants: { clang: ok({ median: 2, processMedian: 2.5 }), tscc: ok({ median: 2.06, speedup: 0.9709, spread: [0.95, 0.98], roundsBelow: 6, roundsAbove: 0, pSlower: 1 / 64, pFaster: 1, verdict: 'slower', processMedian: 2.56, ...tscc }) } },
+        { name: 'mvt', variants: { clang: ok({ median: 1 }), tscc: ok({ median: 1.01, speedup: 0.99, spread: [0.9, 1.1], roundsBelow: 4, roundsAbove: 2, pSlower: 22 / 64, pFaster: 57 / 64, verdict: 'within-noise' }) } },
       ],
     }],
   };
 }
 
-test('the table marks and lists only the variants slower beyond noise; the CSV carries band and verdict', () => {
-  const r = run(5, {});
+test('the table marks and lists only the variants slower beyond noise, with their p-values; the CSV carries band, verdict and p-values', () => {
+  const r = run(6, {});
   const table = toTable(r);
-  expect(table).toMatch(/^trmm\s+2\.00s\s+2\.06s 0\.97x \[0\.950-0\.980\] <\s+-/m);
-  expect(table).toMatch(/^mvt\s+1\.00s\s+1\.01s 0\.99x \[0\.900-1\.100\]\s+-/m);
-  expect(table).toContain('slower than clang -O3 beyond noise: tscc trmm 0.97x [0.950-0.980]\n');
+  expect(table).toContain("per variant: median, speedup over clang -O3 [min-max of the rounds' speedups] p = sign test's p-value for slower; < slower beyond noise (p < 0.05/2 = 0.025)\n");
+  expect(table).toMatch(/^trmm\s+2\.00s\s+2\.06s 0\.97x \[0\.950-0\.980\] p=0\.016 <\s+-/m);
+  expect(table).toMatch(/^mvt\s+1\.00s\s+1\.01s 0\.99x \[0\.900-1\.100\] p=0\.34\s+-/m);
+  expect(table).toContain('slower than clang -O3 beyond noise (sign test, p < 0.05/2 = 0.025): tscc trmm 0.97x [0.950-0.980] p=0.016\n');
   const csv = toCsv(r).split('\n');
-  expect(csv[0]).toMatch(/,speedup_round_min,speedup_round_max,verdict$/);
-  expect(csv).toContain('kernels,trmm,tscc,ok,2.06000,0.9709,,0,,,,0.9500,0.9800,slower');
-  expect(csv).toContain('kernels,mvt,tscc,ok,1.01000,0.9900,,0,,,,0.9000,1.1000,within-noise');
+  expect(csv[0]).toMatch(/,speedup_round_min,speedup_round_max,verdict,p_slower,p_faster,process_median_s$/);
+  expect(csv).toContain('kernels,trmm,clang,ok,2.00000,,,0,,,,,,,,,2.50000');
+  expect(csv).toContain('kernels,trmm,tscc,ok,2.06000,0.9709,,0,,,,0.9500,0.9800,slower,0.01563,1.000,2.56000');
+  expect(csv).toContain('kernels,mvt,tscc,ok,1.01000,0.9900,,0,,,,0.9000,1.1000,within-noise,0.3438,0.8906,');
+  expect(csv).toContain('kernels,geomean,tscc,ok,,1.0000,,,,,,,,,,,');
 });
 
 test('without a slower verdict the line says none, and says when the run had too few rounds to tell', () => {
-  expect(slowerLine(run(5, { verdict: 'within-noise' }), run(5, { verdict: 'within-noise' }).suites[0])).toBe('slower than clang -O3 beyond noise: none');
-  const one = run(1, { verdict: 'too-few-rounds' });
-  expect(slowerLine(one, one.suites[0])).toBe('slower than clang -O3 beyond noise: none (1 round: at least 3 are needed to tell)');
+  const calm = run(6, { verdict: 'within-noise' });
+  expect(slowerLine(calm, calm.suites[0])).toBe('slower than clang -O3 beyond noise (sign test, p < 0.05/2 = 0.025): none');
+  const one = run(1, { verdict: 'too-few-rounds' }, signTestRule(8));
+  expect(slowerLine(one, one.suites[0])).toBe(
+    'slower than clang -O3 beyond noise (sign test, p < 0.05/8 = 0.0063): none (1 round: at least 8 are needed to tell with 8 comparisons)');
 });

@@ -1,11 +1,13 @@
 // CI smoke run of the benchmark harness on two of our kernels at their test sizes, one repeat:
 // the reports exist and hold every variant, every variant's output matched clang -O3's, and
 // the run-time check's cost was measured (callgrind) where tsopt versioned the kernel.
-// A deliberately broken variant (a forced include that rewrites printf) must show up as a mismatch.
+// A deliberately broken variant (a forced include that rewrites printf) must show up as a mismatch,
+// and a deliberately slow one (clang -O0) as slower than clang -O3 beyond noise.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { kernelsDir, repoRoot, tempDir } from '../support/tools';
+import { hasPerfTaskClock } from '../../bench/harness';
 
 const runJs = path.join(repoRoot, 'dist', 'bench', 'run.js');
 const out = tempDir('tsopt-bench-smoke-');
@@ -17,7 +19,10 @@ interface Results {
     name: string;
     programs: {
       name: string;
-      variants: Record<string, { status: string; detail?: string; median?: number; speedup?: number; vsPolly?: number; spread?: number[]; verdict?: string }>;
+      variants: Record<string, {
+        status: string; detail?: string; times: number[]; median?: number; speedup?: number; vsPolly?: number; spread?: number[];
+        roundsBelow?: number; pSlower?: number; verdict?: string; processMedian?: number;
+      }>;
       checkCost?: { scope: string; instructions: number; checkInstructions: number; checkCalls: number; share: number; versioned: boolean } | { error: string };
     }[];
   }[];
@@ -26,14 +31,14 @@ interface Results {
 const VARIANTS = ['clang', 'polly', 'gcc-graphite', 'tscc', 'pipe'];
 
 function bench(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [runJs, '--kernels-dir', kernelsDir, '--tiny', '--repeat', '1', ...args], {
+  return spawnSync(process.execPath, [runJs, '--kernels-dir', kernelsDir, '--tiny', ...args], {
     encoding: 'utf8', env: { ...process.env, ...env },
   });
 }
 
 test('the harness checks, times and reports all five variants, and the check cost', () => {
   const dir = path.join(out, 'all');
-  const r = bench(['--kernels', 'gemm,jacobi-1d', '--out', dir, '--check-cost']);
+  const r = bench(['--kernels', 'gemm,jacobi-1d', '--repeat', '1', '--out', dir, '--check-cost']);
   expect(r.stderr).toMatch(/\[kernels 1\/2\] gemm: building tscc/);
   expect(r.status).toBe(0);
   const results = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as Results;
@@ -47,6 +52,8 @@ test('the harness checks, times and reports all five variants, and the check cos
       expect({ program: p.name, variant: v.name, status: res.status, detail: res.detail }).toEqual(
         { program: p.name, variant: v.name, status: 'ok', detail: undefined });
       expect(res.median).toBeGreaterThan(0);
+      // The time is the kernel's (printed by the -DTSOPT_TIME build), a part of the process's.
+      if (hasPerfTaskClock()) expect(res.processMedian).toBeGreaterThan(res.median!);
       expect(res.speedup).toBeGreaterThan(0);
       expect(res.vsPolly).toBeGreaterThan(0);
       // One round: its speedup is the whole band, too thin to call a difference.
@@ -54,7 +61,7 @@ test('the harness checks, times and reports all five variants, and the check cos
       else expect(res).toMatchObject({ roundSpeedups: [res.speedup], spread: [res.speedup, res.speedup], verdict: 'too-few-rounds' });
     }
   }
-  expect(r.stdout).toContain('slower than clang -O3 beyond noise: none (1 round: at least 3 are needed to tell)\n');
+  expect(r.stdout).toContain('slower than clang -O3 beyond noise (sign test, p < 0.05/8 = 0.0063): none (1 round: at least 8 are needed to tell with 8 comparisons)\n');
   // gemm's kernel is versioned: its check executes, and costs a small share of the kernel's instructions.
   const cost = programs[0].checkCost!;
   expect(cost).toMatchObject({ scope: 'kernel', versioned: true });
@@ -67,9 +74,9 @@ test('the harness checks, times and reports all five variants, and the check cos
   expect(cost.share).toBeGreaterThan(0);
   expect(cost.share).toBeLessThan(0.01);
   const csv = fs.readFileSync(path.join(dir, 'results.csv'), 'utf8');
-  expect(csv.split('\n')[0]).toBe('suite,program,variant,status,median_s,speedup_vs_clang_O3,speedup_vs_polly,runs,detail,check_instructions,check_share,speedup_round_min,speedup_round_max,verdict');
+  expect(csv.split('\n')[0]).toBe('suite,program,variant,status,median_s,speedup_vs_clang_O3,speedup_vs_polly,runs,detail,check_instructions,check_share,speedup_round_min,speedup_round_max,verdict,p_slower,p_faster,process_median_s');
   for (const v of VARIANTS) expect(csv).toContain(`kernels,gemm,${v},ok,`);
-  expect(csv).toMatch(/^kernels,gemm,tscc,ok,[^\n]*,\d+,[0-9.]+e[-+]\d+,[0-9.]+,[0-9.]+,too-few-rounds$/m);
+  expect(csv).toMatch(/^kernels,gemm,tscc,ok,[^\n]*,\d+,[0-9.]+e[-+]\d+,[0-9.]+,[0-9.]+,too-few-rounds,(?:0\.5000|1\.000),(?:0\.5000|1\.000),[0-9.]*$/m);
   expect(csv).toContain('kernels,geomean,tscc,ok,');
   const svg = fs.readFileSync(path.join(dir, 'chart.svg'), 'utf8');
   expect(svg).toMatch(/^<svg /);
@@ -83,7 +90,7 @@ test('a variant whose output differs is recorded as a mismatch (and fails BENCH_
   const header = path.join(out, 'broken.h');
   fs.writeFileSync(header, '#include <stdio.h>\n#define printf(...) printf("broken\\n")\n');
   const dir = path.join(out, 'broken');
-  const r = bench(['--kernels', 'gemm', '--out', dir, '--only-variants', 'broken', '--no-check-cost', '--variant', `broken=clang-14 -O3 -include ${header}`],
+  const r = bench(['--kernels', 'gemm', '--repeat', '1', '--out', dir, '--only-variants', 'broken', '--no-check-cost', '--variant', `broken=clang-14 -O3 -include ${header}`],
     { BENCH_STRICT: '1' });
   expect(r.status).toBe(1);
   expect(r.stderr).toMatch(/gemm: broken MISMATCH/);
@@ -92,4 +99,21 @@ test('a variant whose output differs is recorded as a mismatch (and fails BENCH_
   expect(gemm.variants.clang.status).toBe('ok');
   expect(gemm.variants.broken.status).toBe('mismatch');
   expect(fs.readFileSync(path.join(dir, 'results.csv'), 'utf8')).toMatch(/kernels,gemm,broken,mismatch,/);
+}, 120_000);
+
+test('a variant slower in every round is slower beyond noise; too few rounds cannot say so', () => {
+  // One comparison (clang -O0 against clang -O3): by default the run makes the 5 rounds whose
+  // sign test can reach p < 0.05, and all 5 below 1 give p = 1/32.
+  const dir = path.join(out, 'slow');
+  const slow = ['--kernels', 'gemm', '--only-variants', 'slow', '--no-check-cost', '--variant', 'slow=clang-14 -O0'];
+  const r = bench([...slow, '--out', dir]);
+  expect(r.status).toBe(0);
+  const gemm = (JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as Results).suites[0].programs[0];
+  expect(gemm.variants.slow).toMatchObject({ status: 'ok', roundsBelow: 5, verdict: 'slower' });
+  expect(gemm.variants.slow.times).toHaveLength(5);
+  expect(gemm.variants.slow.pSlower).toBeCloseTo(1 / 32, 12);
+  expect(r.stdout).toMatch(/^slower than clang -O3 beyond noise \(sign test, p < 0\.05\/1 = 0\.050\): slow gemm 0\.\d\dx \[[0-9.-]+\] p=0\.031$/m);
+  // Four rounds cannot reach 0.05 even when all agree.
+  const few = bench([...slow, '--repeat', '4', '--out', path.join(dir, 'few')]);
+  expect(few.stdout).toContain('slower than clang -O3 beyond noise (sign test, p < 0.05/1 = 0.050): none (4 rounds: at least 5 are needed to tell with 1 comparison)\n');
 }, 120_000);

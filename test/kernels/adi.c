@@ -11,7 +11,7 @@
  *             all [*][n]; the recurrences p[i][j-1] -> p[i][j] become PHIs
  *             (GVN/LICM) at -O3.
  *
- * tsopt-kernel: category=polybench args=6,20 alt=7,20 bench=100,1000 vla=yes
+ * tsopt-kernel: category=polybench args=6,20 alt=7,20 bench=100,700 vla=yes
  */
 #include "kernel.h"
 
@@ -64,8 +64,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       u[i * n + j] = (double)((i * i + n - j + i * j) % n) / n;
-  kernel_adi(tsteps, n, PASS2(double, u, n, n), PASS2(double, v, n, n),
-             PASS2(double, p, n, n), PASS2(double, q, n, n));
+  TIME_KERNEL(kernel_adi(tsteps, n, PASS2(double, u, n, n), PASS2(double, v, n, n),
+                         PASS2(double, p, n, n), PASS2(double, q, n, n)));
   print_checksum("u", u, (size_t)n * n);
   print_checksum("v", v, (size_t)n * n);
   free(u);

@@ -9,7 +9,7 @@
  *             -O3 its stored value is forwarded to the next iteration as a PHI
  *             (see README: scalars at -O3), which DeLICM maps back to tmp[i].
  *
- * tsopt-kernel: category=polybench args=38,42 alt=39,42 bench=1900,2100 vla=yes
+ * tsopt-kernel: category=polybench args=38,42 alt=39,42 bench=4000,4200 vla=yes
  */
 #include "kernel.h"
 
@@ -38,8 +38,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++)
       A[i * n + j] = (double)((i + j) % n) / (5 * m);
-  kernel_atax(m, n, PASS2(double, A, m, n), PASS1(double, x, n), PASS1(double, y, n),
-              PASS1(double, tmp, m));
+  TIME_KERNEL(kernel_atax(m, n, PASS2(double, A, m, n), PASS1(double, x, n), PASS1(double, y, n),
+                          PASS1(double, tmp, m)));
   print_checksum("y", y, (size_t)n);
   print_checksum("tmp", tmp, (size_t)m);
   free(A);

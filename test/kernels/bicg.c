@@ -8,7 +8,7 @@
  * Expected:   one SCoP in kernel_bicg; parameters m, n; shape A[*][m]; q[i]
  *             is the reduction target of the j loop (see README: scalars at -O3).
  *
- * tsopt-kernel: category=polybench args=38,42 alt=39,42 bench=1900,2100 vla=yes
+ * tsopt-kernel: category=polybench args=38,42 alt=39,42 bench=4000,4200 vla=yes
  */
 #include "kernel.h"
 
@@ -41,8 +41,8 @@ int main(int argc, char **argv) {
     for (int j = 0; j < m; j++)
       A[i * m + j] = (double)(i * (j + 1) % n) / n;
   }
-  kernel_bicg(m, n, PASS2(double, A, n, m), PASS1(double, s, m), PASS1(double, q, n),
-              PASS1(double, p, m), PASS1(double, r, n));
+  TIME_KERNEL(kernel_bicg(m, n, PASS2(double, A, n, m), PASS1(double, s, m), PASS1(double, q, n),
+                          PASS1(double, p, m), PASS1(double, r, n)));
   print_checksum("s", s, (size_t)m);
   print_checksum("q", q, (size_t)n);
   free(A);

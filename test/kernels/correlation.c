@@ -14,7 +14,7 @@
  *             unless sqrt is treated as pure; the nests around it (mean,
  *             normalization, the correlation product) are SCoPs.
  *
- * tsopt-kernel: category=polybench args=28,32 alt=29,32 bench=1200,1400 vla=yes libs=-lm
+ * tsopt-kernel: category=polybench args=28,32 alt=29,32 bench=800,1000 vla=yes libs=-lm
  */
 #include <math.h>
 
@@ -66,8 +66,9 @@ int main(int argc, char **argv) {
   for (int k = 0; k < n; k++)
     for (int j = 0; j < m; j++)
       data[k * m + j] = (double)(k * j % (j + 5)) / (j + 5) + (double)k / (3 * n);
-  kernel_correlation(m, n, (double)n, PASS2(double, data, n, m), PASS2(double, corr, m, m),
-                     PASS1(double, mean, m), PASS1(double, stddev, m));
+  TIME_KERNEL(kernel_correlation(m, n, (double)n, PASS2(double, data, n, m),
+                                 PASS2(double, corr, m, m), PASS1(double, mean, m),
+                                 PASS1(double, stddev, m)));
   print_checksum("corr", corr, (size_t)m * m);
   print_checksum("stddev", stddev, (size_t)m);
   free(data);

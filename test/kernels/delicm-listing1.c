@@ -17,7 +17,7 @@
  *             register (the Listing 2 form). Compare at -O1 -fno-unroll-loops
  *             or from the model before DeLICM for the array-only dependences.
  *
- * tsopt-kernel: category=delicm args=30,40 alt=31,40 bench=4000,4000 vla=yes
+ * tsopt-kernel: category=delicm args=30,40 alt=31,40 bench=5000,5000 vla=yes
  */
 #include "kernel.h"
 

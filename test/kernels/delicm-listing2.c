@@ -15,7 +15,7 @@
  *             the final store), no scalar write left inside the loops, and the
  *             dependences of delicm-listing1 (i parallel).
  *
- * tsopt-kernel: category=delicm args=30,40 alt=31,40 bench=4000,4000 vla=yes
+ * tsopt-kernel: category=delicm args=30,40 alt=31,40 bench=5000,5000 vla=yes
  */
 #include "kernel.h"
 

@@ -15,7 +15,7 @@
  *             C[i] holds the PHI's incoming value 0 when the loop starts), no
  *             scalar write inside the loops, dependences as delicm-listing1.
  *
- * tsopt-kernel: category=delicm args=30,40 alt=31,40 bench=4000,4000 vla=yes
+ * tsopt-kernel: category=delicm args=30,40 alt=31,40 bench=5000,5000 vla=yes
  */
 #include "kernel.h"
 

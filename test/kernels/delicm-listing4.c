@@ -14,7 +14,7 @@
  *             every k iteration; after DeLICM: mapped onto C[i], no scalar
  *             write inside the loops, dependences as delicm-listing1.
  *
- * tsopt-kernel: category=delicm args=30,40 alt=31,40 bench=4000,4000 vla=yes
+ * tsopt-kernel: category=delicm args=30,40 alt=31,40 bench=5000,5000 vla=yes
  */
 #include "kernel.h"
 

@@ -18,7 +18,8 @@ int main(int argc, char **argv) {
       A[i * k + kk] = (double)((i * 5 + kk * 3) % 11) / 8.0;
   for (int kk = 0; kk < k; kk++)
     B[kk] = (double)(kk % 7) - 3.0;
-  SUM_OF_PRODUCTS(n, k, PASS2(double, A, n, k), PASS1(double, B, k), PASS1(double, C, n));
+  TIME_KERNEL(SUM_OF_PRODUCTS(n, k, PASS2(double, A, n, k), PASS1(double, B, k),
+                              PASS1(double, C, n)));
   print_checksum("C", C, (size_t)n);
   free(A);
   free(B);

@@ -18,7 +18,7 @@
  *             for the real parameters (cols <= NN is checked in main).
  *             The flat build is the only one (the pointer walk is the point).
  *
- * tsopt-kernel: category=delinearization args=16,20,24,300 alt=17,20,24,300 bench=2000,2000,2048,300 vla=no
+ * tsopt-kernel: category=delinearization args=16,20,24,300 alt=17,20,24,300 bench=5000,5000,5120,300 vla=no
  */
 #include "kernel.h"
 
@@ -58,7 +58,7 @@ int main(int argc, char **argv) {
   for (size_t r = 0; r < (size_t)rows; r++)
     for (size_t c = 0; c < (size_t)NN; c++)
       image[r * NN + c] = (int)(((r / 3) * 37 + (c / 4) * 91 + r * c) % 256);
-  kernel_edge_detect(rows, cols, NN, threshold, image, edges);
+  TIME_KERNEL(kernel_edge_detect(rows, cols, NN, threshold, image, edges));
   print_checksum_int("edges", edges, pixels);
   free(image);
   free(edges);

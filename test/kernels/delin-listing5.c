@@ -18,7 +18,7 @@
  *             A[i][j+1][-1]). Validity needs m >= 1 and p >= 1 (true whenever
  *             the loops run). VLA build: the same accesses straight from the GEPs.
  *
- * tsopt-kernel: category=delinearization args=5,6,7 alt=6,6,7 bench=200,200,200 vla=yes
+ * tsopt-kernel: category=delinearization args=5,6,7 alt=6,6,7 bench=250,250,250 vla=yes
  */
 #include "kernel.h"
 
@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
   double *B = alloc_array(total, sizeof(double));
   for (size_t x = 0; x < total; x++)
     A[x] = (double)((x * 7 + 3) % 23) / 4.0;
-  kernel_listing5(n, m, p, PASS3(double, A, n, m, p), PASS3(double, B, n, m, p));
+  TIME_KERNEL(kernel_listing5(n, m, p, PASS3(double, A, n, m, p), PASS3(double, B, n, m, p)));
   print_checksum("B", B, total);
   free(A);
   free(B);

@@ -16,7 +16,7 @@
  *             so the validity condition is length > 0 (equivalently
  *             length >= 1). Domains are triangular (i >= j).
  *
- * tsopt-kernel: category=delinearization args=2,12,8 alt=2,13,8 bench=10,500,64 vla=yes
+ * tsopt-kernel: category=delinearization args=2,12,8 alt=2,13,8 bench=20,500,64 vla=yes
  */
 #include "kernel.h"
 
@@ -64,10 +64,11 @@ int main(int argc, char **argv) {
   for (long j = 0; j < maxgrid; j++)
     for (long i = 0; i < maxgrid; i++)
       sum_tang[j * maxgrid + i] = (int)((i * j) % 17) + 1;
-  kernel_reg_detect(niter, maxgrid, length, PASS2(int, sum_tang, maxgrid, maxgrid),
-                    PASS2(int, mean, maxgrid, maxgrid), PASS2(int, path, maxgrid, maxgrid),
-                    PASS3(int, diff, maxgrid, maxgrid, length),
-                    PASS3(int, sum_diff, maxgrid, maxgrid, length));
+  TIME_KERNEL(kernel_reg_detect(niter, maxgrid, length, PASS2(int, sum_tang, maxgrid, maxgrid),
+                                PASS2(int, mean, maxgrid, maxgrid),
+                                PASS2(int, path, maxgrid, maxgrid),
+                                PASS3(int, diff, maxgrid, maxgrid, length),
+                                PASS3(int, sum_diff, maxgrid, maxgrid, length)));
   print_checksum_int("mean", mean, cells);
   print_checksum_int("path", path, cells);
   print_checksum_int("sum_diff", sum_diff, cells * (size_t)length);

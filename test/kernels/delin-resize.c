@@ -12,7 +12,7 @@
  *             with subscripts [2i+a][2j+b], a, b in {0, 1}; out [*][M] plainly;
  *             big [*][2M] like in. Validity: 2j+1 < 2M, true for j < M.
  *
- * tsopt-kernel: category=delinearization args=10,12 alt=11,12 bench=1500,1600 vla=yes
+ * tsopt-kernel: category=delinearization args=10,12 alt=11,12 bench=2500,2600 vla=yes
  */
 #include "kernel.h"
 
@@ -41,8 +41,8 @@ int main(int argc, char **argv) {
   for (long r = 0; r < 2 * N; r++)
     for (long c = 0; c < 2 * M; c++)
       in[r * 2 * M + c] = (float)((r * 3 + c * c) % 16);
-  kernel_resize(N, M, PASS2(float, in, 2 * N, 2 * M), PASS2(float, out, N, M),
-                PASS2(float, big, 2 * N, 2 * M));
+  TIME_KERNEL(kernel_resize(N, M, PASS2(float, in, 2 * N, 2 * M), PASS2(float, out, N, M),
+                            PASS2(float, big, 2 * N, 2 * M)));
   print_checksum_float("out", out, (size_t)(N * M));
   print_checksum_float("big", big, pixels);
   free(in);

@@ -15,7 +15,7 @@
  *             subscripts [i+d0][j+d1][k+d2], d in {-1, 0, 1}. Polly 14 rejects
  *             the flat build as non-affine. VLA build: recovered from the GEPs.
  *
- * tsopt-kernel: category=delinearization args=6,7,8,3 alt=7,7,8,3 bench=120,130,140,10 vla=yes
+ * tsopt-kernel: category=delinearization args=6,7,8,3 alt=7,7,8,3 bench=120,130,140,60 vla=yes
  */
 #include "kernel.h"
 
@@ -43,10 +43,10 @@ int main(int argc, char **argv) {
     b[x] = a[x];
   }
   for (int t = 0; t < tsteps; t++) {
-    kernel_stencil_alpha(Q, R, S, PASS3(double, a, Q + 2, R + 2, S + 2),
-                         PASS3(double, b, Q + 2, R + 2, S + 2));
-    kernel_stencil_alpha(Q, R, S, PASS3(double, b, Q + 2, R + 2, S + 2),
-                         PASS3(double, a, Q + 2, R + 2, S + 2));
+    TIME_KERNEL(kernel_stencil_alpha(Q, R, S, PASS3(double, a, Q + 2, R + 2, S + 2),
+                                     PASS3(double, b, Q + 2, R + 2, S + 2)));
+    TIME_KERNEL(kernel_stencil_alpha(Q, R, S, PASS3(double, b, Q + 2, R + 2, S + 2),
+                                     PASS3(double, a, Q + 2, R + 2, S + 2)));
   }
   print_checksum("a", a, total);
   print_checksum("b", b, total);

@@ -14,7 +14,7 @@
  *             is a SCoP with -polly-process-unprofitable, and by default
  *             dropped only as "No profitable polyhedral optimization found".
  *
- * tsopt-kernel: category=detection args=200 alt=201 bench=10000000 vla=no
+ * tsopt-kernel: category=detection args=200 alt=201 bench=20000000 vla=no
  */
 #include "kernel.h"
 
@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
     x[i] = (double)((i * 37 + 11) % 101) / 10.0;
     y[i] = -x[i];
   }
-  kernel_clip(n, 6.5, x, y, hits);
+  TIME_KERNEL(kernel_clip(n, 6.5, x, y, hits));
   print_checksum("y", y, (size_t)n);
   print_checksum_int("hits", hits, (size_t)nb);
   free(x);

@@ -12,7 +12,7 @@
  *             Polly reports the loop's trip count as not computable), with the
  *             accesses p->value also non-affine. No SCoP in that function.
  *
- * tsopt-kernel: category=detection args=50 alt=51 bench=1000000 vla=no
+ * tsopt-kernel: category=detection args=50 alt=51 bench=8000000 vla=no
  */
 #include "kernel.h"
 
@@ -43,7 +43,8 @@ int main(int argc, char **argv) {
     nd->next = head;
     head = nd;
   }
-  double sum = kernel_list_scale(head, 1.5);
+  double sum = 0.0;
+  TIME_KERNEL(sum = kernel_list_scale(head, 1.5));
   int k = 0;
   for (struct node *p = head; p != NULL; p = p->next)
     values[k++] = p->value;

@@ -9,7 +9,7 @@
  *             SCoP in that function. The loop in kernel_scale, in the same
  *             file and without calls, is a SCoP (one statement, parameter n).
  *
- * tsopt-kernel: category=detection args=12 alt=13 bench=1000 vla=no
+ * tsopt-kernel: category=detection args=12 alt=13 bench=200000 vla=no
  */
 #include "kernel.h"
 
@@ -33,8 +33,8 @@ int main(int argc, char **argv) {
   double *prefix = alloc_array((size_t)n, sizeof(double));
   for (int i = 0; i < n; i++)
     a[i] = (double)((i * 7 + 3) % 10) / 4.0;
-  kernel_scale(n, a);
-  kernel_print_prefix(n, a, prefix);
+  TIME_KERNEL(kernel_scale(n, a));
+  TIME_KERNEL(kernel_print_prefix(n, a, prefix));
   print_checksum("prefix", prefix, (size_t)n);
   free(a);
   free(prefix);

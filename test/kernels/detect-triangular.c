@@ -14,7 +14,7 @@
  *             at the division line: L[i][i], i.e. i*n + i in int arithmetic)
  *             and models only the j loop (with -polly-process-unprofitable).
  *
- * tsopt-kernel: category=detection args=24 alt=25 bench=3000 vla=yes
+ * tsopt-kernel: category=detection args=24 alt=25 bench=6000 vla=yes
  */
 #include "kernel.h"
 
@@ -39,7 +39,8 @@ int main(int argc, char **argv) {
       L[i * n + j] = (double)((i * j + 1) % 5) / (2.0 * n);
     L[i * n + i] = 1.0 + (double)(i % 3);
   }
-  kernel_triangular(n, PASS2(double, L, n, n), PASS1(double, b, n), PASS1(double, x, n));
+  TIME_KERNEL(kernel_triangular(n, PASS2(double, L, n, n), PASS1(double, b, n),
+                                PASS1(double, x, n)));
   print_checksum("x", x, (size_t)n);
   free(L);
   free(b);

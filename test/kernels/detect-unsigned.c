@@ -13,7 +13,7 @@
  *             whose context needs lo, hi, w < 2^31 (as signed values) and
  *             whose domain is { [i, k] : lo <= i < hi and 0 <= k < w }.
  *
- * tsopt-kernel: category=detection args=64,5,50,6 alt=65,5,50,6 bench=10000000,0,9999000,8 vla=no
+ * tsopt-kernel: category=detection args=64,5,50,6 alt=65,5,50,6 bench=10000000,0,9999000,16 vla=no
  */
 #include "kernel.h"
 
@@ -46,8 +46,8 @@ int main(int argc, char **argv) {
   double *span = alloc_array((size_t)n, sizeof(double));
   for (unsigned i = 0; i < n; i++)
     in[i] = (double)((i * 13 + 5) % 17) / 3.0;
-  kernel_window_sum(lo, hi, w, in, out);
-  kernel_copy_span(lo, hi, in, span);
+  TIME_KERNEL(kernel_window_sum(lo, hi, w, in, out));
+  TIME_KERNEL(kernel_copy_span(lo, hi, in, span));
   print_checksum("out", out, (size_t)n);
   print_checksum("span", span, (size_t)n);
   free(in);

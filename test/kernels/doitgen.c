@@ -44,8 +44,8 @@ int main(int argc, char **argv) {
   for (int s = 0; s < np; s++)
     for (int p = 0; p < np; p++)
       C4[s * np + p] = (double)(s * p % np) / np;
-  kernel_doitgen(nr, nq, np, PASS3(double, A, nr, nq, np), PASS2(double, C4, np, np),
-                 PASS1(double, sum, np));
+  TIME_KERNEL(kernel_doitgen(nr, nq, np, PASS3(double, A, nr, nq, np), PASS2(double, C4, np, np),
+                             PASS1(double, sum, np)));
   print_checksum("A", A, (size_t)nr * nq * np);
   print_checksum("sum", sum, (size_t)np);
   free(A);

@@ -48,8 +48,8 @@ int main(int argc, char **argv) {
       ey[i * ny + j] = ((double)i * (j + 2)) / ny;
       hz[i * ny + j] = ((double)i * (j + 3)) / nx;
     }
-  kernel_fdtd_2d(tmax, nx, ny, PASS2(double, ex, nx, ny), PASS2(double, ey, nx, ny),
-                 PASS2(double, hz, nx, ny), PASS1(double, fict, tmax));
+  TIME_KERNEL(kernel_fdtd_2d(tmax, nx, ny, PASS2(double, ex, nx, ny), PASS2(double, ey, nx, ny),
+                             PASS2(double, hz, nx, ny), PASS1(double, fict, tmax)));
   print_checksum("ex", ex, (size_t)nx * ny);
   print_checksum("ey", ey, (size_t)nx * ny);
   print_checksum("hz", hz, (size_t)nx * ny);

@@ -44,8 +44,8 @@ int main(int argc, char **argv) {
   for (int k = 0; k < nk; k++)
     for (int j = 0; j < nj; j++)
       B[k * nj + j] = (double)(k * (j + 2) % nj) / nj;
-  kernel_gemm(ni, nj, nk, 1.5, 1.2, PASS2(double, C, ni, nj),
-              PASS2(double, A, ni, nk), PASS2(double, B, nk, nj));
+  TIME_KERNEL(kernel_gemm(ni, nj, nk, 1.5, 1.2, PASS2(double, C, ni, nj),
+                          PASS2(double, A, ni, nk), PASS2(double, B, nk, nj)));
   print_checksum("C", C, (size_t)ni * nj);
   free(C);
   free(A);

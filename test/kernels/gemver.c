@@ -8,7 +8,7 @@
  * Expected:   one SCoP in kernel_gemver; parameter n; shape A[*][n]; x[i] and
  *             w[i] are reduction targets of the j loops (see README: scalars at -O3).
  *
- * tsopt-kernel: category=polybench args=40 alt=41 bench=2000 vla=yes
+ * tsopt-kernel: category=polybench args=40 alt=41 bench=4000 vla=yes
  */
 #include "kernel.h"
 
@@ -52,10 +52,10 @@ int main(int argc, char **argv) {
     for (int j = 0; j < n; j++)
       A[i * n + j] = (double)(i * j % n) / n;
   }
-  kernel_gemver(n, 1.5, 1.2, PASS2(double, A, n, n), PASS1(double, u1, n),
-                PASS1(double, v1, n), PASS1(double, u2, n), PASS1(double, v2, n),
-                PASS1(double, w, n), PASS1(double, x, n), PASS1(double, y, n),
-                PASS1(double, z, n));
+  TIME_KERNEL(kernel_gemver(n, 1.5, 1.2, PASS2(double, A, n, n), PASS1(double, u1, n),
+                            PASS1(double, v1, n), PASS1(double, u2, n), PASS1(double, v2, n),
+                            PASS1(double, w, n), PASS1(double, x, n), PASS1(double, y, n),
+                            PASS1(double, z, n)));
   print_checksum("A", A, (size_t)n * n);
   print_checksum("x", x, (size_t)n);
   print_checksum("w", w, (size_t)n);

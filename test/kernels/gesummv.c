@@ -7,7 +7,7 @@
  *             tmp[i] and y[i] are reduction targets of the j loop (see README:
  *             scalars at -O3).
  *
- * tsopt-kernel: category=polybench args=30 alt=31 bench=2500 vla=yes
+ * tsopt-kernel: category=polybench args=30 alt=31 bench=4000 vla=yes
  */
 #include "kernel.h"
 
@@ -39,8 +39,8 @@ int main(int argc, char **argv) {
       B[i * n + j] = (double)((i * j + 2) % n) / n;
     }
   }
-  kernel_gesummv(n, 1.5, 1.2, PASS2(double, A, n, n), PASS2(double, B, n, n),
-                 PASS1(double, tmp, n), PASS1(double, x, n), PASS1(double, y, n));
+  TIME_KERNEL(kernel_gesummv(n, 1.5, 1.2, PASS2(double, A, n, n), PASS2(double, B, n, n),
+                             PASS1(double, tmp, n), PASS1(double, x, n), PASS1(double, y, n)));
   print_checksum("y", y, (size_t)n);
   print_checksum("tmp", tmp, (size_t)n);
   free(A);

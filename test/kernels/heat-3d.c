@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
         A[(i * n + j) * n + k] = (double)((i * i + 3 * j * k + k) % n) * 10 / n;
         B[(i * n + j) * n + k] = A[(i * n + j) * n + k];
       }
-  kernel_heat_3d(tsteps, n, PASS3(double, A, n, n, n), PASS3(double, B, n, n, n));
+  TIME_KERNEL(kernel_heat_3d(tsteps, n, PASS3(double, A, n, n, n), PASS3(double, B, n, n, n)));
   print_checksum("A", A, (size_t)n * n * n);
   print_checksum("B", B, (size_t)n * n * n);
   free(A);

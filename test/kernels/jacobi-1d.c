@@ -10,7 +10,7 @@
  * Expected:   one SCoP in kernel_jacobi_1d; parameters tsteps, n; domain
  *             1 <= i <= n-2; shapes A[*], B[*].
  *
- * tsopt-kernel: category=polybench args=20,30 alt=21,30 bench=500,20000 vla=yes
+ * tsopt-kernel: category=polybench args=20,30 alt=21,30 bench=30000,20000 vla=yes
  */
 #include "kernel.h"
 
@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
     A[i] = (double)((i * i + 2) % n) / n;
     B[i] = ((double)i + 3) / n;
   }
-  kernel_jacobi_1d(tsteps, n, PASS1(double, A, n), PASS1(double, B, n));
+  TIME_KERNEL(kernel_jacobi_1d(tsteps, n, PASS1(double, A, n), PASS1(double, B, n)));
   print_checksum("A", A, (size_t)n);
   print_checksum("B", B, (size_t)n);
   free(A);

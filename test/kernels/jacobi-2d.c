@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
       A[i * n + j] = (double)((i * i + 2 * j * j + i * j) % n) / n;
       B[i * n + j] = (double)((3 * i * i + j * j + 1) % n) / n;
     }
-  kernel_jacobi_2d(tsteps, n, PASS2(double, A, n, n), PASS2(double, B, n, n));
+  TIME_KERNEL(kernel_jacobi_2d(tsteps, n, PASS2(double, A, n, n), PASS2(double, B, n, n)));
   print_checksum("A", A, (size_t)n * n);
   print_checksum("B", B, (size_t)n * n);
   free(A);

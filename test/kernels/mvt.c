@@ -7,7 +7,7 @@
  * Expected:   one SCoP in kernel_mvt; parameter n; shape A[*][n]; x1[i] and
  *             x2[i] are reduction targets of the j loops (see README: scalars at -O3).
  *
- * tsopt-kernel: category=polybench args=40 alt=41 bench=2000 vla=yes
+ * tsopt-kernel: category=polybench args=40 alt=41 bench=4000 vla=yes
  */
 #include "kernel.h"
 
@@ -37,8 +37,8 @@ int main(int argc, char **argv) {
     for (int j = 0; j < n; j++)
       A[i * n + j] = (double)(i * j % n) / n;
   }
-  kernel_mvt(n, PASS1(double, x1, n), PASS1(double, x2, n), PASS1(double, y1, n),
-             PASS1(double, y2, n), PASS2(double, A, n, n));
+  TIME_KERNEL(kernel_mvt(n, PASS1(double, x1, n), PASS1(double, x2, n), PASS1(double, y1, n),
+                         PASS1(double, y2, n), PASS2(double, A, n, n)));
   print_checksum("x1", x1, (size_t)n);
   print_checksum("x2", x2, (size_t)n);
   free(x1);

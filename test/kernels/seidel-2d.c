@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       A[i * n + j] = (double)((i * i + 3 * j * j + i * j) % n) / n;
-  kernel_seidel_2d(tsteps, n, PASS2(double, A, n, n));
+  TIME_KERNEL(kernel_seidel_2d(tsteps, n, PASS2(double, A, n, n)));
   print_checksum("A", A, (size_t)n * n);
   free(A);
   return 0;

@@ -7,7 +7,7 @@
  * Expected:   one SCoP in kernel_syr2k; parameters n, m; domain j <= i;
  *             shapes C[*][n], A[*][m], B[*][m].
  *
- * tsopt-kernel: category=polybench args=30,24 alt=31,24 bench=1200,1000 vla=yes
+ * tsopt-kernel: category=polybench args=30,24 alt=31,24 bench=800,700 vla=yes
  */
 #include "kernel.h"
 
@@ -37,8 +37,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       C[i * n + j] = (double)((i * j + 3) % n) / m;
-  kernel_syr2k(n, m, 1.5, 1.2, PASS2(double, C, n, n), PASS2(double, A, n, m),
-               PASS2(double, B, n, m));
+  TIME_KERNEL(kernel_syr2k(n, m, 1.5, 1.2, PASS2(double, C, n, n), PASS2(double, A, n, m),
+                           PASS2(double, B, n, m)));
   print_checksum("C", C, (size_t)n * n);
   free(C);
   free(A);

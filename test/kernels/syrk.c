@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       C[i * n + j] = (double)((i * j + 2) % m) / m;
-  kernel_syrk(n, m, 1.5, 1.2, PASS2(double, C, n, n), PASS2(double, A, n, m));
+  TIME_KERNEL(kernel_syrk(n, m, 1.5, 1.2, PASS2(double, C, n, n), PASS2(double, A, n, m)));
   print_checksum("C", C, (size_t)n * n);
   free(C);
   free(A);
