@@ -112,9 +112,8 @@ function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly R
   const parallel = new Set(model.dependences.parallelLoops);
   // A rolled loop runs the instances of two model loops: its own check decides.
   for (const r of rolled) {
-    const loop = r.remainder.loops[r.remainder.loops.length - 1]!;
-    if (r.parallel) parallel.add(loop);
-    else parallel.delete(loop);
+    if (r.parallel) parallel.add(r.loop);
+    else parallel.delete(r.loop);
   }
   const byName = new Map(model.statements.map((s) => [s.name, s] as const));
   const out = new Set<AstNodeTree>();
@@ -265,7 +264,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
     const parallel = parallelAstLoops(ast, model, rolled);
-    const rolledByName = new Map(rolled.map((r) => [r.remainder.name, r] as const));
+    const rolledByName = new Map(rolled.map((r) => [r.statement.name, r] as const));
     const groups = new Map<AstNodeTree, string>();
     for (const n of parallel) groups.set(n, md.accessGroup());
     const byName = new Map<string, ScopStatementModel>(model.statements.map((s) => [s.name, s] as const));
@@ -283,11 +282,12 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     const gen = new AstToIr(fb, {
       parameter: lookup64,
       statement: (name, args, builder, enclosing) => {
-        const st = byName.get(name);
-        if (!st) throw new UnsupportedCodeError(`the AST names an unknown statement ${name}`);
         const roll = rolledByName.get(name);
+        // A rolled statement runs the remainder's body (named after the unrolled loop when the remainder is a block).
+        const st = roll?.remainder ?? byName.get(name);
+        if (!st) throw new UnsupportedCodeError(`the AST names an unknown statement ${name}`);
         // A rolled statement's last counter is the index from the loop's start, not the remainder's iteration.
-        const counted = roll ? st.loops.slice(0, -1) : st.loops;
+        const counted = roll ? roll.statement.loops.slice(0, -1) : st.loops;
         const iterations = new Map<ScevLoop, Value>(counted.map((l, k) => [l.loop, args[k]!] as const));
         enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
         const scalars = statementScalars(st, slots, mappedAccessHooks(mapped.get(st) ?? [], args, {

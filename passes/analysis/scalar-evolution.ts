@@ -125,6 +125,33 @@ export class ScalarEvolution {
     return s;
   }
 
+  /**
+   * The closed forms of `values` computed as if `v`'s were `s` (re-rolling reads a remainder
+   * block at another index this way, codegen/reroll.ts). Nothing computed meanwhile stays
+   * cached: the cache, loop exits and block facts are left as they were.
+   */
+  closedFormsWith(v: Value, s: Scev, values: readonly Value[]): Map<Value, Scev> {
+    const replaced = [v, ...values];
+    const saved = replaced.map((x) => this.cache.get(x));
+    const mark = this.cacheLog.length;
+    const exits = new Set(this.exits.keys());
+    const facts = new Set(this.blockFacts.keys());
+    for (const x of replaced) this.cache.delete(x);
+    this.cache.set(v, s);
+    try {
+      return new Map(values.map((x) => [x, this.getScev(x)] as const));
+    } finally {
+      for (const x of this.cacheLog.splice(mark)) this.cache.delete(x);
+      replaced.forEach((x, k) => {
+        const old = saved[k];
+        if (old) this.cache.set(x, old);
+        else this.cache.delete(x);
+      });
+      for (const l of [...this.exits.keys()]) if (!exits.has(l)) this.exits.delete(l);
+      for (const b of [...this.blockFacts.keys()]) if (!facts.has(b)) this.blockFacts.delete(b);
+    }
+  }
+
   private compute(v: Value): Scev {
     switch (v.kind) {
       case 'const-int':

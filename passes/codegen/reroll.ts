@@ -1,32 +1,39 @@
 // Re-rolling loops clang's -O3 already runtime-unrolled, for the fast path only.
 //
 // The bare pipe hands us -O3 IR whose innermost loops the front end unrolled by U with a
-// remainder loop after them:
+// remainder after them, a loop (U > 2) or, for U = 2, one guarded copy of the body:
 //
 //   for (t = 0; t < trip / U; t++) { body(a + U*t + 0); ...; body(a + U*t + U-1); }   // Stmt_u[o, t]
 //   for (r = 0; r < trip % U; r++) body(S + r);                                        // Stmt_r[o, r]
+//   if (trip % 2) body(S);                                                              // or Stmt_r[o]
 //
-// with S = a + U * (trip / U) (the unroll preheader's `unroll_iter`, the remainder's `xtraiter`).
-// Generated as they are, the U copies become stride-U accesses the loop vectorizer handles
-// poorly. When the copies are exactly the remainder's body at the indices a + U*t + c, the
-// fast path runs instead one statement, the remainder's, over the whole index range:
+// with S = a + U * (trip / U) (the unroll preheader's `unroll_iter`, the remainder's `xtraiter`;
+// a single remainder block reads S from the PHI that merges the unrolled loop's exit index with
+// its bypass). Generated as they are, the U copies become stride-U accesses the loop vectorizer
+// handles poorly. When the copies are exactly the remainder's body at the indices a + U*t + c,
+// the fast path runs instead the remainder's body over the whole index range:
 //
-//   for (x = 0; x < trip; x++) body(a + x);                                            // Stmt_r[o, x]
+//   for (x = 0; x < trip; x++) body(a + x);                    // Stmt_r[o, x] (Stmt_u[o, x] for a block)
 //
 // The slow path (the original code) is untouched. What makes this exact (else the pair keeps
 // its unrolled form):
-//   - both loops are innermost single-block loops, the statements' blocks, around the same
-//     outer loops, with nothing scheduled between them, and only array accesses (no scalars);
+//   - the unrolled loop is an innermost single-block loop, the statement's block; the remainder
+//     is one too around the same outer loops, or a block of those outer loops that reads the
+//     unrolled loop's exit index from one PHI and otherwise only values computed before the
+//     unrolled loop; nothing is scheduled between them, and they touch only arrays (no scalars);
 //   - the memory operations of copy c are, in order, those of the remainder's body (U * m of
 //     them against m): same opcodes, types and flags, operands matched recursively; integer
 //     and pointer operands are compared by scalar evolution, the copy's at iteration T against
-//     the remainder's at iteration a + U*T + c - S, as canonical expressions (equal for every T).
-//     The rolled code therefore performs the same memory operations in the same order;
+//     the remainder's at index a + U*T + c (its loop's iteration a + U*T + c - S, or its block
+//     read with the exit index's closed form replaced by a + U*T + c), as canonical expressions
+//     (equal for every T). The rolled code therefore performs the same memory operations in the
+//     same order;
 //   - the rolled body's accesses are to consecutive elements from one index to the next (else
 //     the loop vectorizer leaves the rolled loop scalar, and the SLP-packed copies are faster);
 //   - with K = S - a in isl, the copies' instances { [o, U*t + c] } and the remainder's
-//     { [o, K + r] } are disjoint, the remainder's come after the copies', and together they
-//     are exactly { [o, x] : 0 <= x < n(o) } for some n: no index twice, none skipped.
+//     { [o, K + r] } (a block's: { [o, K] }) are disjoint, the remainder's come after the
+//     copies', and together they are exactly { [o, x] : 0 <= x < n(o) } for some n: no index
+//     twice, none skipped.
 // The rolled loop is marked parallel only when no two of its iterations touch the same element
 // with a write (from the accesses of both statements mapped onto x).
 import type { Ctx, Map as IslMap, Set as IslSet } from 'isl-wasm';
@@ -38,16 +45,23 @@ import type { ScopLoop } from '../analysis/scop-detection-types';
 import type { ScopModel, ScopStatementModel } from '../../polyhedral/model';
 import { ScevExpander } from './scev-expander';
 
-/** One unrolled loop and its remainder, generated as the remainder's statement over all indices. */
+/** One unrolled loop and its remainder, generated as the remainder's body over all indices. */
 export interface RerolledLoop {
   readonly unrolled: ScopStatementModel;
+  /** Its body is what the rolled loop runs. */
   readonly remainder: ScopStatementModel;
+  /** The statement the rolled instances are named after: the remainder loop's, or the unrolled loop's for a remainder block (which has no dimension of its own). */
+  readonly statement: ScopStatementModel;
+  /** The model loop whose place the rolled loop takes (the last dimension of `statement`). */
+  readonly loop: ScopLoop;
   readonly factor: number;
   /** The remainder's first index minus the unrolled loop's: U * (trip / U). */
   readonly offset: Scev;
   /** The first index of the loop, a. */
   readonly start: Scev;
-  /** [params] -> { Stmt_r[o..., x] : 0 <= x < trip }: the rolled statement's instances (x = index - a). */
+  /** A remainder block's PHI of the unrolled loop's exit index, S (undefined for a remainder loop). */
+  readonly exitIndex: Instruction | undefined;
+  /** [params] -> { Stmt[o..., x] : 0 <= x < trip }: the rolled statement's instances (x = index - a). */
   readonly domain: IslSet;
   /** No two iterations of the rolled loop touch an element one of them writes. */
   readonly parallel: boolean;
@@ -64,9 +78,10 @@ export function planRerolls(model: ScopModel, se: ScalarEvolution, excluded: (st
   for (const u of model.statements) {
     if (used.has(u) || excluded(u) || !isPlainLoopBody(u)) continue;
     for (const r of model.statements) {
-      if (r === u || used.has(r) || excluded(r) || !isPlainLoopBody(r) || !sameOuterLoops(u, r)) continue;
-      if (!adjacent(model, u, r)) continue;
-      const plan = tryPair(model, se, u, r);
+      if (r === u || used.has(r) || excluded(r) || !onlyArrays(r)) continue;
+      let plan: RerolledLoop | undefined;
+      if (isPlainLoopBody(r) && sameOuterLoops(u, r)) plan = adjacent(model, u, r) ? tryPair(model, se, u, r, loopRemainder(se, r)) : undefined;
+      else if (isOuterBlockOf(u, r)) plan = adjacent(model, u, r) ? tryPair(model, se, u, r, blockRemainder(se, u, r)) : undefined;
       if (plan) {
         out.push(plan);
         used.add(u).add(r);
@@ -83,12 +98,23 @@ export function planRerolls(model: ScopModel, se: ScalarEvolution, excluded: (st
  */
 function isPlainLoopBody(st: ScopStatementModel): boolean {
   const l = st.loops[st.loops.length - 1]?.loop;
-  if (l === undefined || l.header !== st.block || l.blocks.length !== 1) return false;
+  return l !== undefined && l.header === st.block && l.blocks.length === 1 && onlyArrays(st);
+}
+
+/** The statement writes no scalar and reads none but values computed before its innermost loop. */
+function onlyArrays(st: ScopStatementModel): boolean {
   return st.accesses.every((a) => {
     if (a.array.kind === 'array') return a.scalar === undefined;
     const v = a.scalar?.value;
     return a.kind === 'read' && a.array.kind === 'value' && v !== undefined && !(v.kind === 'instruction' && v.parent === st.block);
   });
+}
+
+/** `r` is a block (no loop of its own, no PHI) of the loops around `u`'s, outside `u`'s loop. */
+function isOuterBlockOf(u: ScopStatementModel, r: ScopStatementModel): boolean {
+  const d = u.loops.length;
+  const lu = u.loops[d - 1]!.loop;
+  return r.loops.length === d - 1 && r.loops.every((l, k) => l === u.loops[k]) && !lu.containsBlock(r.block) && r.block.instructions[0]?.opcode !== 'phi';
 }
 
 /** The schedule's output tuple (`[1, i0, 2, i1, 0, i2, 0]` → its entries), or undefined. */
@@ -99,7 +125,8 @@ function scheduleTuple(st: ScopStatementModel): string[] | undefined {
 
 /**
  * `r` comes right after `u` inside their outer loops: no statement of those loops is scheduled
- * between them (generating `u`'s instances at `r`'s place must not move them past another).
+ * between them (generating `u`'s instances at `r`'s place, or `r`'s at `u`'s, must not move them
+ * past another).
  */
 function adjacent(model: ScopModel, u: ScopStatementModel, r: ScopStatementModel): boolean {
   const d = u.loops.length;
@@ -166,26 +193,97 @@ function headerRecurrences(se: ScalarEvolution, block: BasicBlock, loop: Loop): 
   return out;
 }
 
-function tryPair(model: ScopModel, se: ScalarEvolution, u: ScopStatementModel, r: ScopStatementModel): RerolledLoop | undefined {
-  const lu = u.loops[u.loops.length - 1]!.loop;
+/** How the remainder's body reads its index. */
+interface RemainderShape {
+  readonly block: BasicBlock;
+  /** Candidates for its first index S; for a block, the PHI that carries it. */
+  readonly starts: readonly { readonly start: Scev; readonly exitIndex?: Instruction }[];
+  /** The closed forms of the remainder's values at index `x` (first index `start`); undefined where they are not its own. */
+  at(x: Scev, start: Scev): (v: Value) => Scev | undefined;
+}
+
+/** A remainder loop: its header recurrences of step 1 start at S; index x is iteration x - S. */
+function loopRemainder(se: ScalarEvolution, r: ScopStatementModel): RemainderShape | undefined {
   const lr = r.loops[r.loops.length - 1]!.loop;
+  const rec = headerRecurrences(se, r.block, lr);
+  if (!rec) return undefined;
+  return {
+    block: r.block,
+    starts: [...new Set(rec.filter((x) => x.step === 1n).map((x) => x.start))].map((start) => ({ start })),
+    at: (x, start) => {
+      const iteration = se.ctx.minus(x, start);
+      return (v) => {
+        const s = se.getScev(v);
+        if (s.kind === ScevKind.CouldNotCompute) return undefined;
+        const e = withoutFlags(se, se.ctx.atIteration(s, lr, iteration));
+        return e.kind === ScevKind.CouldNotCompute || mentions(e, lr) ? undefined : e;
+      };
+    },
+  };
+}
+
+/**
+ * A remainder block after the unrolled loop: it reads the loop's exit index S from one integer
+ * PHI (of the block between, which merges the loop's exit with its bypass) and otherwise only
+ * values computed before the loop (which do not depend on S); index x is the block's closed
+ * forms with x for the PHI's.
+ */
+function blockRemainder(se: ScalarEvolution, u: ScopStatementModel, r: ScopStatementModel): RemainderShape | undefined {
+  const lu = u.loops[u.loops.length - 1]!.loop;
+  const indices = new Set<Instruction>();
+  const before: Value[] = [];
+  for (const inst of r.block.instructions) {
+    for (const v of inst.operands) {
+      if (v.kind !== 'instruction' || v.parent === r.block) continue;
+      if (v.parent !== undefined && se.dt.dominates(v.parent, lu.header) && !lu.containsBlock(v.parent)) before.push(v);
+      else if (v.opcode === 'phi' && v.type.kind === 'int' && v.type.bits === 64 && v.parent !== undefined && !lu.containsBlock(v.parent)) indices.add(v);
+      else return undefined;
+    }
+  }
+  if (indices.size !== 1) return undefined;
+  const [exitIndex] = [...indices] as [Instruction];
+  const start = se.getScev(exitIndex);
+  if (start.kind === ScevKind.CouldNotCompute || start.kind === ScevKind.Unknown) return undefined;
+  // Their closed forms as they are, before the index is replaced.
+  for (const v of before) if (se.isScevable(v)) se.getScev(v);
+  const values = r.block.instructions.filter((i) => se.isScevable(i));
+  return {
+    block: r.block,
+    starts: [{ start, exitIndex }],
+    at: (x) => {
+      const at = se.closedFormsWith(exitIndex, x, values);
+      return (v) => {
+        const s = v === exitIndex ? x : at.get(v) ?? se.getScev(v);
+        return s.kind === ScevKind.CouldNotCompute || mentions(s, lu) ? undefined : withoutFlags(se, s);
+      };
+    },
+  };
+}
+
+function tryPair(model: ScopModel, se: ScalarEvolution, u: ScopStatementModel, r: ScopStatementModel, shape: RemainderShape | undefined): RerolledLoop | undefined {
+  if (!shape) return undefined;
+  const lu = u.loops[u.loops.length - 1]!.loop;
   const mu = memoryOperations(u.block);
   const mr = memoryOperations(r.block);
   if (!mu || !mr || mr.length === 0 || mu.length % mr.length !== 0) return undefined;
   const factor = mu.length / mr.length;
   if (factor < 2) return undefined;
-  if (!escapesOnlyAsIntegers(u.block) || !escapesOnlyAsIntegers(r.block) || !contiguous(se, mr, lr)) return undefined;
+  if (!escapesOnlyAsIntegers(u.block) || !escapesOnlyAsIntegers(r.block) || !contiguous(se, mu.slice(0, mr.length), lu, factor) || storesToOneAddress(se, mu.slice(0, mr.length), lu)) return undefined;
   const recU = headerRecurrences(se, u.block, lu);
-  const recR = headerRecurrences(se, r.block, lr);
-  if (!recU || !recR) return undefined;
+  if (!recU) return undefined;
   const starts = [...new Set(recU.filter((x) => x.step === BigInt(factor)).map((x) => x.start))];
-  const remainderStarts = [...new Set(recR.filter((x) => x.step === 1n).map((x) => x.start))];
+  const block = shape.starts[0]?.exitIndex !== undefined;
   for (const a of starts) {
-    for (const s of remainderStarts) {
-      if (!copiesMatch(se, { lu, lr, factor, a, s }, mu, mr)) continue;
-      const offset = se.ctx.minus(s, a);
-      const checked = rolledDomain(model, u, r, factor, offset);
-      if (checked) return { unrolled: u, remainder: r, factor, offset, start: a, domain: checked.domain, parallel: checked.parallel(mu, mr) };
+    for (const s of shape.starts) {
+      if (!copiesMatch(se, { lu, factor, a, s: s.start }, shape, mu, mr)) continue;
+      const offset = se.ctx.minus(s.start, a);
+      const checked = rolledDomain(model, u, r, factor, offset, block);
+      if (!checked) continue;
+      const statement = block ? u : r;
+      return {
+        unrolled: u, remainder: r, statement, loop: statement.loops[statement.loops.length - 1]!, factor, offset, start: a, exitIndex: s.exitIndex,
+        domain: checked.domain, parallel: checked.parallel(mu, mr),
+      };
     }
   }
   return undefined;
@@ -193,19 +291,30 @@ function tryPair(model: ScopModel, se: ScalarEvolution, u: ScopStatementModel, r
 
 /**
  * Every access of the rolled body is to consecutive elements (or the same one) from one index
- * to the next. Only then does the loop vectorizer make wide loads and stores of the rolled loop;
- * a strided access (syrk's A[j][k] along j) leaves it scalar, and the unrolled copies, which the
- * SLP vectorizer packs, ran fewer instructions (callgrind, syrk 200x180: 11.9M unrolled, 15.5M rolled).
+ * to the next: in the unrolled loop's first copy, a step of U elements per iteration. Only then
+ * does the loop vectorizer make wide loads and stores of the rolled loop; a strided access
+ * (syrk's A[j][k] along j) leaves it scalar, and the unrolled copies, which the SLP vectorizer
+ * packs, ran fewer instructions (callgrind, syrk 200x180: 11.9M unrolled, 15.5M rolled).
  */
-function contiguous(se: ScalarEvolution, mr: readonly Instruction[], lr: Loop): boolean {
-  return mr.every((op) => {
+function contiguous(se: ScalarEvolution, firstCopy: readonly Instruction[], lu: Loop, factor: number): boolean {
+  return firstCopy.every((op) => {
     const pointer = op.opcode === 'load' ? op.operands[0]! : op.operands[1]!;
     const accessed = op.opcode === 'load' ? op.type : op.operands[0]!.type;
     const s = se.getScev(pointer);
-    if (s.kind !== ScevKind.AddRec || s.loop !== lr) return se.ctx.isLoopInvariant(s, lr);
+    if (s.kind !== ScevKind.AddRec || s.loop !== lu) return se.ctx.isLoopInvariant(s, lu);
     const step = s.operands[1];
-    return s.operands.length === 2 && step?.kind === ScevKind.Constant && (step.value === BigInt(allocSize(accessed)) || step.value === -BigInt(allocSize(accessed)));
+    const bytes = BigInt(factor * allocSize(accessed));
+    return s.operands.length === 2 && step?.kind === ScevKind.Constant && (step.value === bytes || step.value === -bytes);
   });
+}
+
+/**
+ * A store to the same address in every iteration (a sum kept in memory, bicg's q[i] += ...):
+ * the loop vectorizer leaves such a loop scalar, while the SLP vectorizer packs the copies'
+ * other accesses (callgrind, bicg 500x600: 1.37M unrolled, 1.96M rolled).
+ */
+function storesToOneAddress(se: ScalarEvolution, firstCopy: readonly Instruction[], lu: Loop): boolean {
+  return firstCopy.some((op) => op.opcode === 'store' && se.ctx.isLoopInvariant(se.getScev(op.operands[1]!), lu));
 }
 
 /** Values of the block used elsewhere are integers (loop control, rebuilt from scalar evolution where needed). */
@@ -215,7 +324,6 @@ function escapesOnlyAsIntegers(block: BasicBlock): boolean {
 
 interface PairShape {
   readonly lu: Loop;
-  readonly lr: Loop;
   readonly factor: number;
   /** The unrolled loop's first index and the remainder's. */
   readonly a: Scev;
@@ -223,29 +331,27 @@ interface PairShape {
 }
 
 /** Every copy c of the unrolled body computes what the remainder's body computes at index a + U*t + c. */
-function copiesMatch(se: ScalarEvolution, p: PairShape, mu: readonly Instruction[], mr: readonly Instruction[]): boolean {
+function copiesMatch(se: ScalarEvolution, p: PairShape, remainder: RemainderShape, mu: readonly Instruction[], mr: readonly Instruction[]): boolean {
   const ctx = se.ctx;
   const m = mr.length;
   const t = ctx.unknown({ rerollIteration: true }, 'reroll.t', 64, -2);
   for (let c = 0; c < p.factor; c++) {
-    // Remainder iteration r with S + r = a + U*t + c.
-    const r = ctx.add([p.a, ctx.mul([ctx.constant(p.factor, 64), t]), ctx.constant(c, 64), ctx.negate(p.s)]);
+    const remainderAt = remainder.at(ctx.add([p.a, ctx.mul([ctx.constant(p.factor, 64), t]), ctx.constant(c, 64)]), p.s);
     const sameValue = (xr: Value, xu: Value): boolean => {
-      const sr = se.getScev(xr);
       const su = se.getScev(xu);
-      if (sr.kind === ScevKind.CouldNotCompute || su.kind === ScevKind.CouldNotCompute) return false;
-      const atR = withoutFlags(se, ctx.atIteration(sr, p.lr, r));
+      if (su.kind === ScevKind.CouldNotCompute) return false;
+      const atR = remainderAt(xr);
       const atU = withoutFlags(se, ctx.atIteration(su, p.lu, t));
-      return atR === atU && atR.kind !== ScevKind.CouldNotCompute && !mentions(atR, p.lr) && !mentions(atU, p.lu);
+      return atR !== undefined && atR === atU && atU.kind !== ScevKind.CouldNotCompute && !mentions(atU, p.lu);
     };
     const matched = new Map<Value, Value>();
     const match = (xr: Value, xu: Value): boolean => {
       const known = matched.get(xr);
       if (known) return known === xu;
-      const inBodies = xr.kind === 'instruction' && xr.parent === p.lr.header && xr.opcode !== 'phi' && xu.kind === 'instruction' && xu.parent === p.lu.header && xu.opcode !== 'phi';
+      const inBodies = xr.kind === 'instruction' && xr.parent === remainder.block && xr.opcode !== 'phi' && xu.kind === 'instruction' && xu.parent === p.lu.header && xu.opcode !== 'phi';
       const structurally = (): boolean => inBodies && sameOperation(xr as Instruction, xu as Instruction) && (xr as Instruction).operands.every((o, k) => match(o, (xu as Instruction).operands[k]!));
       let ok: boolean;
-      if (xr === xu && !(xr.kind === 'instruction' && (xr.parent === p.lr.header || xr.parent === p.lu.header))) ok = true;
+      if (xr === xu && !(xr.kind === 'instruction' && (xr.parent === remainder.block || xr.parent === p.lu.header))) ok = true;
       else if (isConstant(xr) && !se.isScevable(xr)) ok = constantsEqual(xr, xu);
       // Integers and pointers: by value (scalar evolution), else (an integer loaded from memory) by the operation.
       else if (se.isScevable(xr) && se.isScevable(xu) && typesEqual(xr.type, xu.type)) ok = sameValue(xr, xu) || structurally();
@@ -303,10 +409,18 @@ function islText(model: ScopModel, e: Scev, conditions: string[], outer: readonl
       return p?.name;
     }
     case ScevKind.SignExtend:
-      return e.operand.kind === ScevKind.Unknown ? islText_(e.operand, conditions) : undefined;
     case ScevKind.ZeroExtend: {
-      const inner = e.operand.kind === ScevKind.Unknown ? islText_(e.operand, conditions) : undefined;
-      if (inner !== undefined) conditions.push(`${inner} >= 0`);
+      // A parameter is its signed value; arithmetic on narrower integers (`zext i32 (n - 1)`) is
+      // its value modulo 2^w, which the cast keeps exactly when it lies in the cast's range.
+      const w = BigInt(e.operand.bits);
+      const signed = e.kind === ScevKind.SignExtend;
+      if (e.operand.kind === ScevKind.Unknown || !modular(e.operand)) {
+        const inner = e.operand.kind === ScevKind.Unknown ? islText_(e.operand, conditions) : undefined;
+        if (inner !== undefined && !signed) conditions.push(`${inner} >= 0`);
+        return inner;
+      }
+      const inner = islText_(e.operand, conditions);
+      if (inner !== undefined) conditions.push(signed ? `${-(1n << (w - 1n))} <= ${inner} <= ${(1n << (w - 1n)) - 1n}` : `0 <= ${inner} <= ${(1n << w) - 1n}`);
       return inner;
     }
     case ScevKind.Add: {
@@ -336,38 +450,62 @@ function islText(model: ScopModel, e: Scev, conditions: string[], outer: readonl
   }
 }
 
+/** `e` is built by addition and multiplication alone: its w-bit value is its exact value modulo 2^w. */
+function modular(e: Scev): boolean {
+  switch (e.kind) {
+    case ScevKind.Constant:
+    case ScevKind.Unknown:
+      return true;
+    case ScevKind.Add:
+    case ScevKind.Mul:
+    case ScevKind.AddRec:
+      return e.operands.every(modular);
+    default:
+      return false;
+  }
+}
+
 function rangeName(m: IslMap): string | null {
   return m.range().getTupleName();
 }
 
+/** `i0, ..., i<n-2>, last`: a statement's outer dimensions, then its last. */
 function dims(n: number, last: string): string {
-  return [...Array.from({ length: n - 1 }, (_, k) => `i${k}`), last].join(', ');
+  return [...outerDims(n - 1), last].join(', ');
+}
+
+function outerDims(n: number): string[] {
+  return Array.from({ length: n }, (_, k) => `i${k}`);
 }
 
 /**
- * [params] -> { Stmt_r[o, x] }: the copies' instances at x = U*t + c and the remainder's at
- * x = K + r, when they are disjoint, in that order, and fill 0 <= x < n without a gap.
+ * [params] -> { Stmt[o, x] }: the copies' instances at x = U*t + c and the remainder's at
+ * x = K + r (a remainder block's at x = K), when they are disjoint, in that order, and fill
+ * 0 <= x < n without a gap. The rolled statement is named after the remainder loop's, or after
+ * the unrolled loop's when the remainder is a block.
  */
-function rolledDomain(model: ScopModel, u: ScopStatementModel, r: ScopStatementModel, factor: number, offset: Scev): { domain: IslSet; parallel(mu: readonly Instruction[], mr: readonly Instruction[]): boolean } | undefined {
+function rolledDomain(model: ScopModel, u: ScopStatementModel, r: ScopStatementModel, factor: number, offset: Scev, block: boolean): { domain: IslSet; parallel(mu: readonly Instruction[], mr: readonly Instruction[]): boolean } | undefined {
   const conditions: string[] = [];
-  const k = islText(model, offset, conditions, r.loops.slice(0, -1));
+  const d = u.loops.length;
+  const k = islText(model, offset, conditions, u.loops.slice(0, -1));
   if (k === undefined) return undefined;
   const ctx: Ctx = model.ctx;
   const p = `[${model.parameters.map((x) => x.name).join(', ')}] -> `;
-  const d = r.loops.length;
+  const name = block ? u.name : r.name;
+  const remainder = block ? `${r.name}[${outerDims(d - 1).join(', ')}]` : `${r.name}[${dims(d, 'r')}]`;
   // The remainder runs only where its offset's text is exact (the context: the guards around the SCoP).
-  if (conditions.length > 0 && !r.domain.intersectParams(model.context).isSubset(ctx.set(`${p}{ ${r.name}[${dims(d, 'r')}] : ${conditions.join(' and ')} }`))) return undefined;
-  const target = `${r.name}[${dims(d, 'x')}]`;
-  // { Stmt_u[o, t] -> Stmt_r[o, U t + c] } for each copy c
-  const copies = Array.from({ length: factor }, (_, c) => ctx.map(`${p}{ ${u.name}[${dims(d, 't')}] -> ${r.name}[${dims(d, `${factor}*t + ${c}`)}] }`));
-  // { Stmt_r[o, r] -> Stmt_r[o, K + r] }
-  const shift = ctx.map(`${p}{ ${r.name}[${dims(d, 'r')}] -> ${r.name}[${dims(d, `${k} + r`)}] }`);
+  if (conditions.length > 0 && !r.domain.intersectParams(model.context).isSubset(ctx.set(`${p}{ ${remainder} : ${conditions.join(' and ')} }`))) return undefined;
+  const target = `${name}[${dims(d, 'x')}]`;
+  // { Stmt_u[o, t] -> Stmt[o, U t + c] } for each copy c
+  const copies = Array.from({ length: factor }, (_, c) => ctx.map(`${p}{ ${u.name}[${dims(d, 't')}] -> ${name}[${dims(d, `${factor}*t + ${c}`)}] }`));
+  // { Stmt_r[o, r] -> Stmt[o, K + r] }, or { Stmt_r[o] -> Stmt[o, K] }
+  const shift = ctx.map(`${p}{ ${remainder} -> ${name}[${dims(d, block ? k : `${k} + r`)}] }`);
   // Under the context: where the SCoP runs.
   const fromCopies = copies.map((m) => u.domain.apply(m)).reduce((x, y) => x.union(y)).intersectParams(model.context);
   const fromRemainder = r.domain.apply(shift).intersectParams(model.context);
   if (!fromCopies.isDisjoint(fromRemainder)) return undefined;
-  // { Stmt_r[o, x] -> Stmt_r[o, y] : y > x }
-  const later = ctx.map(`${p}{ ${target} -> ${r.name}[${dims(d, 'y')}] : y > x }`);
+  // { Stmt[o, x] -> Stmt[o, y] : y > x }
+  const later = ctx.map(`${p}{ ${target} -> ${name}[${dims(d, 'y')}] : y > x }`);
   // No copy instance after a remainder instance.
   if (!fromCopies.intersect(fromRemainder.apply(later)).isEmpty()) return undefined;
   const domain = fromCopies.union(fromRemainder).coalesce();
@@ -375,11 +513,11 @@ function rolledDomain(model: ScopModel, u: ScopStatementModel, r: ScopStatementM
   const after = domain.apply(later.reverse());
   if (!before.intersect(after).subtract(domain).isEmpty()) return undefined;
   if (!domain.isSubset(ctx.set(`${p}{ ${target} : x >= 0 }`))) return undefined;
-  if (!domain.apply(ctx.map(`${p}{ ${target} -> ${r.name}[${dims(d, '0')}] }`)).isSubset(domain)) return undefined;
+  if (!domain.apply(ctx.map(`${p}{ ${target} -> ${name}[${dims(d, '0')}] }`)).isSubset(domain)) return undefined;
   return {
     domain,
     parallel: (mu, mr) => {
-      // { Stmt_r[o, x] -> Element[...] } of each memory operation of the rolled body
+      // { Stmt[o, x] -> Element[...] } of each memory operation of the rolled body
       const rolled = mr.map((inst, j) => {
         const rel = (st: ScopStatementModel, op: Instruction): IslMap | undefined => st.accesses.find((a) => a.instruction === op)?.relation.intersectDomain(st.domain);
         let acc = rel(r, inst)?.applyDomain(shift);
@@ -390,8 +528,8 @@ function rolledDomain(model: ScopModel, u: ScopStatementModel, r: ScopStatementM
         return acc ? { write: inst.opcode === 'store', acc } : undefined;
       });
       if (rolled.some((x) => x === undefined)) return false;
-      // { Stmt_r[o, x] -> Stmt_r[o, y] : x != y }
-      const other = ctx.map(`${p}{ ${target} -> ${r.name}[${dims(d, 'y')}] : y != x }`);
+      // { Stmt[o, x] -> Stmt[o, y] : x != y }
+      const other = ctx.map(`${p}{ ${target} -> ${name}[${dims(d, 'y')}] : y != x }`);
       for (const w of rolled) {
         if (!w!.write) continue;
         for (const a of rolled) {
@@ -405,13 +543,15 @@ function rolledDomain(model: ScopModel, u: ScopStatementModel, r: ScopStatementM
 }
 
 /**
- * The values of the remainder's header PHIs at rolled index `x` (an i64 of the fast path):
- * each recurrence of the remainder loop at iteration a + x - S.
+ * The values standing for the remainder's index at rolled index `x` (an i64 of the fast path):
+ * each header recurrence of a remainder loop at iteration a + x - S, or a remainder block's
+ * exit-index PHI as a + x.
  */
 export function rolledHeaderValues(plan: RerolledLoop, se: ScalarEvolution, b: IrBuilder, x: Value, outer: ReadonlyMap<ScevLoop, Value>, isAvailable: (v: Value) => boolean): Map<Value, Value> {
   const ctx = se.ctx;
-  const lr = plan.remainder.loops[plan.remainder.loops.length - 1]!.loop;
   const expander = new ScevExpander(b, { iterationOf: (l) => outer.get(l), isAvailable: (v) => v === x || isAvailable(v) });
+  if (plan.exitIndex) return new Map([[plan.exitIndex, expander.wrapped(ctx.add([plan.start, se.unknownFor(x)]))]]);
+  const lr = plan.remainder.loops[plan.remainder.loops.length - 1]!.loop;
   const iteration = ctx.minus(se.unknownFor(x), plan.offset);
   const out = new Map<Value, Value>();
   for (const phi of plan.remainder.block.instructions) {
@@ -420,4 +560,3 @@ export function rolledHeaderValues(plan: RerolledLoop, se: ScalarEvolution, b: I
   }
   return out;
 }
-
