@@ -46,7 +46,7 @@ export function buildScopModel(
     const text = describeScop(module, fn, scop, { ...options, readCasts }, entryFacts);
     // Delinearization (in describeScop) spends from the budget first; used up, the model would only fail.
     if (budget.exhaustedBy) throw new BudgetUsedUp();
-    return budget.run(ctx, 'model', options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text, budget)));
+    return budget.run(ctx, 'model', options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text, budget, options.maxOperations)));
   };
   try {
     let model: ScopModel;
@@ -81,7 +81,7 @@ class BudgetUsedUp extends Error {}
 class CastsContradiction extends Error {}
 
 /** Phase two: isl reads the text, computes assumptions and dependences. */
-function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: ScopBudget): ScopModel {
+function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: ScopBudget, maxOperations: number): ScopModel {
   const p = t.paramPrefix;
   // [params] -> { : ranges of the parameters' types, and what the guards before the SCoP say }
   const context = ctx.set(t.context);
@@ -133,6 +133,8 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
     loops: scop.loops,
     schedule,
     assumedContext,
+    // The exact relations, for printers and tests: a step of the SCoP's budget, under the model's quota.
+    later: (exact) => budget.run(ctx, 'dependences', maxOperations, exact),
   }));
 
   const model: ScopModel = {
@@ -172,9 +174,5 @@ function keepAll(model: ScopModel): void {
     s.accesses.forEach((a) => keep(a.relation));
   }
   model.assumptions.forEach((a) => keep(a.set));
-  const d = model.dependences;
-  [d.raw, d.war, d.waw].forEach((pair) => {
-    keep(pair.array);
-    keep(pair.scalar);
-  });
+  // The dependences keep their own objects (some are computed only when first read).
 }

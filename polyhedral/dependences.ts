@@ -7,7 +7,15 @@
 // source instances before it (exact for must sources, all candidates for may
 // sources); `get_may_dependence` is the union of both, a map
 // { SourceStmt[..] -> SinkStmt[..] }.
-import { type Ctx, Map as IslMap, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
+//
+// Which loops are parallel is all that code generation asks, and it does not need
+// the exact array dataflow, by far the costliest part (seconds on -O3's
+// runtime-unrolled nests): a loop carries an array dependence of some kind exactly
+// when it carries a pair of accesses to one element, one of them a write, in
+// different iterations (see `arrayConflicts`). So the parallel loops come from those
+// conflicts and the (cheap, exact) scalar flow, and the six exact relations and what
+// each loop carries are computed when first asked for (printers, tests).
+import { type Ctx, DimType, Map as IslMap, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
 import type { ScopLoop } from '../passes/analysis/scop-detection-types';
 import type { DependencePair, Dependences, ScopStatementModel } from './model';
 
@@ -18,6 +26,12 @@ export interface DependenceInput {
   readonly schedule: UnionMap;
   /** [params] -> { : ... } where the model is exact; dependences are restricted to it. */
   readonly assumedContext: IslSet;
+  /**
+   * Runs the exact dataflow analysis when a consumer first asks for it, after
+   * `computeDependences` returned: under which quota and charged to which budget
+   * step (default: as it comes). Every object the input names must still be alive.
+   */
+  readonly later?: <T>(exact: () => T) => T;
 }
 
 interface AccessUnion {
@@ -30,81 +44,140 @@ interface AccessUnion {
 export const dependenceKinds = ['raw', 'war', 'waw'] as const;
 export type DependenceKind = (typeof dependenceKinds)[number];
 
-/** Computes RAW/WAR/WAW for arrays and scalars, and the loops that carry none. */
+interface ExactDependences {
+  readonly raw: DependencePair;
+  readonly war: DependencePair;
+  readonly waw: DependencePair;
+  readonly carried: ReadonlyMap<ScopLoop, readonly string[]>;
+}
+
+/**
+ * The parallel loops now; RAW/WAR/WAW for arrays and scalars, and the kinds each
+ * loop carries, when first read (every isl object of them kept in `ctx`).
+ */
 export function computeDependences(ctx: Ctx, input: DependenceInput): Dependences {
-  const empty = (): UnionMap => input.schedule.subtract(input.schedule);
-  const collect = (scalar: boolean): AccessUnion => {
-    const out: AccessUnion = { reads: empty(), mustWrites: empty(), mayWrites: empty() };
-    for (const s of input.statements) {
-      for (const a of s.accesses) {
-        if ((a.array.kind !== 'array') !== scalar) continue;
-        // A wrapping relation goes in as "any element of the array, maybe" (more
-        // dependences, never fewer): isl's dataflow on it is not bounded by the quota.
-        const wraps = wrapsAround(a.relation);
-        // [params] -> { Stmt_S[..] -> MemRef[..] }
-        const r = (wraps ? IslMap.universe(a.relation.getSpace()) : a.relation).intersectDomain(s.domain).toUnionMap();
-        if (a.kind === 'read') out.reads = out.reads.union(r);
-        else if (a.certainty === 'must' && !wraps) out.mustWrites = out.mustWrites.union(r);
-        else out.mayWrites = out.mayWrites.union(r);
-      }
-    }
-    return out;
-  };
-  const array = collect(false);
-  const scalar = collect(true);
-
-  const flow = (sink: UnionMap, must: UnionMap, may: UnionMap, kill: UnionMap | undefined): UnionMap => {
-    // { Sink[..] -> Memory[..] } read by sinks; sources write (or read) the same locations
-    let info = UnionAccessInfo.fromSink(sink).setMustSource(must).setMaySource(may).setScheduleMap(input.schedule);
-    if (kill !== undefined) info = info.setKill(kill);
-    // [params] -> { Source[..] -> Sink[..] }
-    return info.computeFlow().getMayDependence().intersectParams(input.assumedContext).coalesce();
-  };
-  const pairFor = (kind: DependenceKind): DependencePair => {
-    const make = (a: AccessUnion): UnionMap => {
-      const writes = a.mustWrites.union(a.mayWrites);
-      switch (kind) {
-        case 'raw':
-          return flow(a.reads, a.mustWrites, a.mayWrites, undefined);
-        case 'war':
-          return flow(writes, empty(), a.reads, a.mustWrites);
-        case 'waw':
-          return flow(writes, a.mustWrites, a.mayWrites, undefined);
-      }
-    };
-    return { array: make(array), scalar: make(scalar) };
-  };
-  const deps = { raw: pairFor('raw'), war: pairFor('war'), waw: pairFor('waw') };
-
+  const array = collect(input, false);
+  const scalar = collect(input, true);
+  // [params] -> { Source[..] -> Sink[..] }: the scalars' flow, also the exact relation's RAW (scalar)
+  const scalarFlow = flow(input, scalar.reads, scalar.mustWrites, scalar.mayWrites, undefined).keep();
+  // [params] -> { S[..] -> T[..] : S writes an array element T reads or writes }
+  const conflicts = arrayConflicts(array);
   // A scalar is an SSA value: every instance defines a fresh one, so write-after-read and
   // write-after-write on its virtual location vanish once each iteration keeps its own
   // copy (what code generation from the model does anyway). Only a scalar's flow
   // (a value, or a PHI's incoming value, used in a later iteration) keeps a loop sequential.
-  const carried = new Map<ScopLoop, string[]>();
-  const parallelLoops: ScopLoop[] = [];
-  // [params] -> { Source[..] -> Sink[..] } of every kind: most loops carry none of it, one test each.
-  let all = empty();
-  for (const kind of dependenceKinds) all = all.union(deps[kind].array).union(deps[kind].scalar);
+  const parallelLoops = input.loops.filter((loop) => !carries(ctx, input, loop, conflicts, input.assumedContext) && !carries(ctx, input, loop, scalarFlow));
 
+  let exact: ExactDependences | undefined;
+  const run = input.later ?? (<T>(fn: () => T): T => fn());
+  const exactly = (): ExactDependences => (exact ??= run(() => ctx.scope(() => exactDependences(ctx, input, array, scalar, scalarFlow))));
+  return {
+    get raw() {
+      return exactly().raw;
+    },
+    get war() {
+      return exactly().war;
+    },
+    get waw() {
+      return exactly().waw;
+    },
+    parallelLoops,
+    get carried() {
+      return exactly().carried;
+    },
+  };
+}
+
+/** Array and scalar accesses of every statement, as isl's dataflow takes them. */
+function collect(input: DependenceInput, scalar: boolean): AccessUnion {
+  let reads = emptyLike(input.schedule);
+  let mustWrites = emptyLike(input.schedule);
+  let mayWrites = emptyLike(input.schedule);
+  for (const s of input.statements) {
+    for (const a of s.accesses) {
+      if ((a.array.kind !== 'array') !== scalar) continue;
+      // A wrapping relation goes in as "any element of the array, maybe" (more
+      // dependences, never fewer): isl's dataflow on it is not bounded by the quota.
+      const wraps = wrapsAround(a.relation);
+      // [params] -> { Stmt_S[..] -> MemRef[..] }
+      const r = (wraps ? IslMap.universe(a.relation.getSpace()) : a.relation).intersectDomain(s.domain).toUnionMap();
+      if (a.kind === 'read') reads = reads.union(r);
+      else if (a.certainty === 'must' && !wraps) mustWrites = mustWrites.union(r);
+      else mayWrites = mayWrites.union(r);
+    }
+  }
+  // Kept: the exact relations may be computed from them after this call's scope ended.
+  return { reads: reads.keep(), mustWrites: mustWrites.keep(), mayWrites: mayWrites.keep() };
+}
+
+function emptyLike(u: UnionMap): UnionMap {
+  return u.subtract(u);
+}
+
+/** [params] -> { Source[..] -> Sink[..] }: the last sources of every sink instance, where the model is exact. */
+function flow(input: DependenceInput, sink: UnionMap, must: UnionMap, may: UnionMap, kill: UnionMap | undefined): UnionMap {
+  // { Sink[..] -> Memory[..] } read by sinks; sources write (or read) the same locations
+  let info = UnionAccessInfo.fromSink(sink).setMustSource(must).setMaySource(may).setScheduleMap(input.schedule);
+  if (kill !== undefined) info = info.setKill(kill);
+  return info.computeFlow().getMayDependence().intersectParams(input.assumedContext).coalesce();
+}
+
+/**
+ * Which instances of which statements touch an element another one writes:
+ * [params] -> { S[..] -> T[..] : S writes an element T reads or writes } (both orders,
+ * and S = T, not restricted to the model's assumptions).
+ *
+ * A loop carries one of these pairs exactly when it carries an array dependence of the
+ * dataflow (RAW, WAR or WAW): one way, the dataflow's pairs are such pairs; the other, take
+ * the accesses to the pair's element between its two instances, in schedule order. All of
+ * them run in the same iterations of the loops around the loop (they sit between two
+ * instances that do), so two consecutive ones are in different iterations of it. If one of
+ * those two is a write, nothing between them kills it, and they are a RAW, WAR or WAW pair
+ * of the dataflow. If both are reads, the last write at or before the first (RAW to the
+ * second), or else the first write at or after the second (WAR from the first; the pair
+ * has a write), has only reads between itself and them: again a pair of the dataflow,
+ * with its two ends in different iterations of the loop.
+ */
+function arrayConflicts(array: AccessUnion): UnionMap {
+  // [params] -> { Stmt[..] -> MemRef[..] }
+  const writes = array.mustWrites.union(array.mayWrites);
+  return writes.applyRange(writes.union(array.reads).reverse());
+}
+
+/** RAW/WAR/WAW of arrays and scalars by isl's dataflow, and the kinds each loop carries. */
+function exactDependences(ctx: Ctx, input: DependenceInput, array: AccessUnion, scalar: AccessUnion, scalarFlow: UnionMap): ExactDependences {
+  const make = (kind: DependenceKind, a: AccessUnion): UnionMap => {
+    const writes = a.mustWrites.union(a.mayWrites);
+    switch (kind) {
+      case 'raw':
+        return flow(input, a.reads, a.mustWrites, a.mayWrites, undefined);
+      case 'war':
+        return flow(input, writes, emptyLike(input.schedule), a.reads, a.mustWrites);
+      case 'waw':
+        return flow(input, writes, a.mustWrites, a.mayWrites, undefined);
+    }
+  };
+  const pair = (kind: DependenceKind): DependencePair => ({
+    array: make(kind, array).keep(),
+    scalar: kind === 'raw' ? scalarFlow : make(kind, scalar).keep(),
+  });
+  const deps = { raw: pair('raw'), war: pair('war'), waw: pair('waw') };
+
+  const carried = new Map<ScopLoop, string[]>();
+  // [params] -> { Source[..] -> Sink[..] } of every kind: most loops carry none of it, one test each.
+  let all = emptyLike(input.schedule);
+  for (const kind of dependenceKinds) all = all.union(deps[kind].array).union(deps[kind].scalar);
   for (const loop of input.loops) {
     const kinds: string[] = [];
-    let blocking = false;
-    if (!carries(ctx, input, loop, all)) {
-      carried.set(loop, kinds);
-      parallelLoops.push(loop);
-      continue;
-    }
+    carried.set(loop, kinds);
+    if (!carries(ctx, input, loop, all)) continue;
     for (const kind of dependenceKinds) {
       for (const via of ['array', 'scalar'] as const) {
-        if (!carries(ctx, input, loop, deps[kind][via])) continue;
-        kinds.push(`${kind.toUpperCase()} (${via})`);
-        if (via === 'array' || kind === 'raw') blocking = true;
+        if (carries(ctx, input, loop, deps[kind][via])) kinds.push(`${kind.toUpperCase()} (${via})`);
       }
     }
-    carried.set(loop, kinds);
-    if (!blocking) parallelLoops.push(loop);
   }
-  return { ...deps, parallelLoops, carried };
+  return { ...deps, carried };
 }
 
 /**
@@ -124,28 +197,29 @@ export function wrapsAround(relation: { toStr(): string }): boolean {
 
 /**
  * True when `deps` has a pair of instances of statements inside `loop`, in the
- * same iteration of every loop around it but in different iterations of `loop`:
- * a dependence carried by it. Both statements count `loop` with dimension
- * depth-1 and its outer loops with the dimensions before, so the test is a
- * union of maps between statement pairs, without going to schedule time.
+ * same iteration of every loop around it but in different iterations of `loop`
+ * (and parameters in `within`, when given): a dependence carried by it. Both
+ * statements count `loop` with dimension depth-1 and its outer loops with the
+ * dimensions before, so the test is one map per statement pair `deps` relates,
+ * without going to schedule time.
  */
-export function carries(ctx: Ctx, input: DependenceInput, loop: ScopLoop, deps: UnionMap): boolean {
+export function carries(ctx: Ctx, input: DependenceInput, loop: ScopLoop, deps: UnionMap, within?: IslSet): boolean {
   return ctx.scope(() => {
-    if (deps.isEmpty()) return false;
-    const inside = input.statements.filter((s) => s.loops.includes(loop));
-    if (inside.length === 0) return false;
+    const inside = new Map(input.statements.filter((s) => s.loops.includes(loop)).map((s) => [s.name, s] as const));
     const k = loop.depth - 1;
     const same = Array.from({ length: k }, (_, d) => `j${d} = i${d}`);
-    const pieces: string[] = [];
-    for (const s of inside) {
-      for (const t of inside) {
-        const src = s.loops.map((_, d) => `i${d}`).join(', ');
-        const dst = t.loops.map((_, d) => `j${d}`).join(', ');
-        pieces.push(`${s.name}[${src}] -> ${t.name}[${dst}] : ${[...same, `j${k} != i${k}`].join(' and ')}`);
-      }
+    // One statement pair at a time: the first one carried answers (most loops that carry
+    // anything carry several pairs, and `within` can be costly to intersect with).
+    for (const m of deps.getMapList().toArray()) {
+      const s = inside.get(m.getTupleName(DimType.in) ?? '');
+      const t = inside.get(m.getTupleName(DimType.out) ?? '');
+      if (s === undefined || t === undefined) continue;
+      const src = s.loops.map((_, d) => `i${d}`).join(', ');
+      const dst = t.loops.map((_, d) => `j${d}`).join(', ');
+      // { S[i..] -> T[j..] : same outer iterations, different iterations of the loop }
+      const carried = m.intersect(ctx.map(`{ ${s.name}[${src}] -> ${t.name}[${dst}] : ${[...same, `j${k} != i${k}`].join(' and ')} }`));
+      if (!(within ? carried.intersectParams(within) : carried).isEmpty()) return true;
     }
-    // { S[i..] -> T[j..] : same outer iterations, different iterations of the loop }
-    const carried = ctx.unionMap(`{ ${pieces.join('; ')} }`);
-    return !deps.intersect(carried).isEmpty();
+    return false;
   });
 }

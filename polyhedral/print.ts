@@ -1,5 +1,6 @@
 // Printing the model for tests and people, in the spirit of Polly's
 // `-polly-print-scops` and `-polly-print-deps`: one line per isl object.
+import { IslError } from 'isl-wasm';
 import type { FunctionScopModels, ScopAccess, ScopModel } from './model';
 
 function accessLine(a: ScopAccess): string {
@@ -34,18 +35,28 @@ export function printScopModel(m: ScopModel): string {
   return lines.join('\n');
 }
 
-/** Dependences and loop parallelism of one SCoP (what `print<dependences>` shows). */
+/**
+ * Dependences and loop parallelism of one SCoP (what `print<dependences>` shows). The exact
+ * relations are computed here, under the SCoP's budget: when it runs out, the parallel loops.
+ */
 export function printDependences(m: ScopModel): string {
   const d = m.dependences;
   const lines = [`  SCoP at ${m.location}`];
-  for (const [label, pair] of [['RAW', d.raw], ['WAR', d.war], ['WAW', d.waw]] as const) {
-    lines.push(`    ${label} dependences (array): ${pair.array.toString()}`);
-    lines.push(`    ${label} dependences (scalar): ${pair.scalar.toString()}`);
+  const label = (loop: ScopModel['loops'][number]): string => `Loop ${loop.loop.headerName} (depth ${loop.depth}, ${m.loopLabels.get(loop) ?? loop.loop.headerName})`;
+  try {
+    for (const [kind, pair] of [['RAW', d.raw], ['WAR', d.war], ['WAW', d.waw]] as const) {
+      lines.push(`    ${kind} dependences (array): ${pair.array.toString()}`);
+      lines.push(`    ${kind} dependences (scalar): ${pair.scalar.toString()}`);
+    }
+  } catch (e) {
+    if (!(e instanceof IslError)) throw e;
+    lines.push(`    Exact dependences not computed (isl: ${e.message})`);
+    for (const loop of m.loops) lines.push(`    ${label(loop)}: ${d.parallelLoops.includes(loop) ? 'parallel' : 'not parallel'}`);
+    return lines.join('\n');
   }
   for (const loop of m.loops) {
     const kinds = d.carried.get(loop) ?? [];
-    const label = m.loopLabels.get(loop) ?? loop.loop.headerName;
-    lines.push(`    Loop ${loop.loop.headerName} (depth ${loop.depth}, ${label}): ${kinds.length === 0 ? 'parallel' : `carries ${kinds.join(', ')}`}`);
+    lines.push(`    ${label(loop)}: ${kinds.length === 0 ? 'parallel' : `carries ${kinds.join(', ')}`}`);
   }
   return lines.join('\n');
 }

@@ -170,11 +170,11 @@ function rebuild(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[]): Sc
     for (const s of statements) for (const a of s.accesses) if (pick(a)) u = u.union(a.relation.intersectDomain(s.domain).toUnionMap());
     return u.keep();
   };
-  const dependences = computeDependences(ctx, { statements, loops: model.loops, schedule: model.schedule, assumedContext: model.assumedContext });
-  for (const kind of ['raw', 'war', 'waw'] as const) {
-    dependences[kind].array.keep();
-    dependences[kind].scalar.keep();
-  }
+  const dependences = computeDependences(ctx, {
+    statements, loops: model.loops, schedule: model.schedule, assumedContext: model.assumedContext,
+    // The exact relations, computed when print<delicm> or a test reads them: charged to DeLICM.
+    later: (exact) => model.budget.run(ctx, 'delicm', 0, exact),
+  });
   return {
     ...model,
     statements,
