@@ -83,9 +83,6 @@ export interface VersionedScop {
 
 class NotVersioned extends Error {}
 
-/** A flag option: given, and not `=false`. */
-
-
 function instructionCount(fn: IrFunction): number {
   return fn.blocks.reduce((n, b) => n + b.instructions.length, 0);
 }
