@@ -76,6 +76,11 @@ function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResu
   return { ...r, unchanged: `${by} ran out (${r.unchanged}): the SCoP keeps its plain model` };
 }
 
+/** DeLICM on one model, under the options the pipeline gives (versioning asks for it when an interchange needs it). */
+export function delicmFor(ctx: PassContext, model: ScopModel): DelicmScopResult {
+  return delicmWithinBudget(model, delicmMaxOperationsFrom(ctx));
+}
+
 function delicmMaxOperationsFrom(ctx: PassContext): number {
   return nonNegativeIntegerOption(ctx, delicmMaxOperationsOption, defaultDelicmMaxOperations);
 }

@@ -44,18 +44,19 @@ export function modelAnalysisFrom(ctx: PassContext): AnalysisKey<FunctionScopMod
   return scopModelAnalysisWith(modelOptionsFrom(ctx));
 }
 
-function printerPass(name: string, description: string, body: (m: ScopModel) => string): ModulePass {
+/** A printer of every SCoP model of every function (`body` gives one SCoP's lines). */
+export function printerPass(name: string, description: string, body: (m: ScopModel, ctx: PassContext) => string, options: readonly PassOption[] = [maxOperationsOption, scopMaxOperationsOption]): ModulePass {
   return {
     name,
     description,
-    options: [maxOperationsOption, scopMaxOperationsOption],
+    options: [...options],
     run(module: Module, ctx: PassContext) {
       const analysis = modelAnalysisFrom(ctx);
       for (const fn of module.functions) {
         if (fn.isDeclaration) continue;
         const models = ctx.am.get(analysis, fn);
         ctx.stats.set('scops', (ctx.stats.get('scops') ?? 0) + models.models.length);
-        process.stderr.write(printFunctionModels(models, body));
+        process.stderr.write(printFunctionModels(models, (m) => body(m, ctx)));
       }
       return 'all';
     },

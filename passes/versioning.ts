@@ -8,7 +8,10 @@
 // the SCoP's schedule (passes/codegen/): loops, conditions, and each statement's
 // instructions with operands remapped to the new induction variables. It carries alias
 // scopes for the distinct arrays and `llvm.loop.parallel_accesses` on loops the model
-// shows carry no dependence, so opt-14's vectorizers can make SIMD code of it.
+// shows carry no dependence, so opt-14's vectorizers can make SIMD code of it. A column walk
+// runs interchanged (polyhedral/interchange.ts, --interchange): when only -O3's scalars (a
+// reduction kept in a PHI) keep its nest in order, the SCoP is generated from DeLICM's model,
+// where they are array elements, and from the plain model if DeLICM's keeps no fast path.
 // Scalars crossing statements go through stack slots (see codegen/block-generator.ts).
 // When the `delicm` pass ran before (`--passes=delicm,versioning`), the check, the dependences
 // (parallel loops) and the fast path come from DeLICM's transformed model instead: its mapped
@@ -35,7 +38,8 @@ import { copyStatement, UnsupportedCodeError, type StatementScalars } from './co
 import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './codegen/live-outs';
 import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './codegen/mapped-accesses';
 import { planRerolls, rolledHeaderValues, type RerolledLoop } from './codegen/reroll';
-import { appliedDelicm } from './delicm';
+import { appliedDelicm, delicmFor, delicmMaxOperationsOption } from './delicm';
+import { nestLabel, planInterchange, type InterchangePlan } from '../polyhedral/interchange';
 import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
@@ -58,6 +62,10 @@ export const rerollOption: PassOption = {
   name: 'reroll',
   description: 'generate the fast path of a loop -O3 runtime-unrolled as the rolled loop over its whole range (default true; --reroll=false keeps the unrolled copies)',
 };
+export const interchangeOption: PassOption = {
+  name: 'interchange',
+  description: 'run a column walk\'s outer loop innermost in the fast path when that is legal and every access then moves by one element or none (polyhedral/interchange.ts; default true); a nest that only scalars keep in order is generated from DeLICM\'s model',
+};
 export const rtcCheckFunctionsOption: PassOption = {
   name: 'rtc-check-functions',
   description: 'compute each run-time check in a noinline function of its own (tsopt.check.<function>.scopN), so what the check executes can be counted in the final code (bench/check-cost.ts); costs a call per check',
@@ -77,6 +85,10 @@ export interface VersionedScop {
   /** Instructions added to the function. */
   readonly codeGrowth: number;
   readonly parallelLoops: number;
+  /** Nests whose loops the fast path runs interchanged: `outer <-> inner` by their labels. */
+  readonly interchanged: readonly string[];
+  /** Nests worth interchanging that were not, and why. */
+  readonly interchangeRefused: readonly string[];
   /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
   readonly rerolledLoops: number;
 }
@@ -105,8 +117,10 @@ function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): strin
 }
 
 /** Loops of the AST that run the iterations of model loops carrying no dependence. */
-function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly RerolledLoop[]): Set<AstNodeTree> {
+function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly RerolledLoop[], interchange: InterchangePlan | undefined): Set<AstNodeTree> {
   const parallel = new Set(model.dependences.parallelLoops);
+  // An interchanged inner loop now runs outside its outer one: what it carried there is not known.
+  for (const n of interchange?.nests ?? []) parallel.delete(n.inner);
   // A rolled loop runs the instances of two model loops: its own check decides.
   for (const r of rolled) {
     if (r.parallel) parallel.add(r.loop);
@@ -142,6 +156,7 @@ interface VersioningOptions {
   readonly reroll: boolean;
   /** --rtc-check-functions: each check in a function of its own (runtime-checks/outline.ts). */
   readonly checkFunctions: boolean;
+  readonly interchange: boolean;
 }
 
 /** A SCoP's model to generate from (DeLICM's when it applies) and the model of the code as it is. */
@@ -149,14 +164,39 @@ interface ScopSource {
   readonly model: ScopModel;
   readonly original: ScopModel;
   readonly from: 'delicm' | 'model';
+  /** The plain model's source, tried when DeLICM's model, chosen for an interchange, keeps no fast path. */
+  readonly fallback?: ScopSource;
 }
 
-/** The models of `fn`'s SCoPs, DeLICM's results when the `delicm` pass ran before and they are still valid. */
-function scopSources(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>): ScopSource[] {
+/**
+ * The models of `fn`'s SCoPs, DeLICM's results when the `delicm` pass ran before and they are
+ * still valid. Otherwise the plain models, but DeLICM's for a SCoP with a nest worth
+ * interchanging that only scalars keep in order (-O3's reductions in PHIs), when DeLICM maps them.
+ */
+function scopSources(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>, o: VersioningOptions): ScopSource[] {
   const delicm = appliedDelicm(ctx, fn);
   // A SCoP DeLICM left unchanged (its quota ran out) is generated from the plain model, and says so.
   if (delicm) return delicm.scops.map((r) => ({ model: r.model, original: r.original, from: r.unchanged === undefined ? 'delicm' : 'model' }));
-  return ctx.am.get(analysis, fn).models.map((m) => ({ model: m, original: m, from: 'model' }));
+  return ctx.am.get(analysis, fn).models.map((m) => {
+    const plain: ScopSource = { model: m, original: m, from: 'model' };
+    if (!o.interchange || !onlyScalarsBlockInterchange(m, o)) return plain;
+    const r = delicmFor(ctx, m);
+    return r.unchanged === undefined ? { model: r.model, original: m, from: 'delicm', fallback: plain } : plain;
+  });
+}
+
+/** Some nest of `model` is worth interchanging and only scalars or PHI locations keep it in order. */
+function onlyScalarsBlockInterchange(model: ScopModel, o: VersioningOptions): boolean {
+  if (model.budget.exhaustedBy) return false;
+  try {
+    return model.budget.run(model.ctx, 'interchange', o.maxOperations, () => model.ctx.scope(() => {
+      const plan = planInterchange(model);
+      return plan.nests.length === 0 && plan.refused.some((r) => r.byScalars);
+    }));
+  } catch (e) {
+    if (e instanceof IslError) return false;
+    throw e;
+  }
 }
 
 function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSource, se: ScalarEvolution, index: number, o: VersioningOptions, ctx: PassContext): VersionedScop {
@@ -170,20 +210,24 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   let ast: AstNodeTree;
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
   let rolled: RerolledLoop[];
+  let interchange: InterchangePlan | undefined;
   try {
-    [parts, ast, mapped, rolled] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
+    [parts, ast, mapped, rolled, interchange] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
         const plans = planMappedAccesses(model);
+        // Column walks: the outer loop innermost (polyhedral/interchange.ts); their statements stay unrolled.
+        const inter = o.interchange ? planInterchange(model) : undefined;
+        const interchanged = new Set(inter?.nests.flatMap((n) => n.statements));
         // Loops -O3 runtime-unrolled: the remainder's statement over the whole index range instead.
-        const rerolls = o.reroll ? planRerolls(model, se, (st) => (plans.get(st)?.length ?? 0) > 0) : [];
+        const rerolls = o.reroll ? planRerolls(model, se, (st) => (plans.get(st)?.length ?? 0) > 0 || interchanged.has(st)) : [];
         // [params] -> { Stmt_S[i...] : ... } with each rerolled pair replaced by its rolled statement
         let domains = model.domains;
         for (const r of rerolls) domains = domains.subtract(r.unrolled.domain.toUnionSet()).subtract(r.remainder.domain.toUnionSet()).union(r.domain.toUnionSet());
-        // { Stmt_S[i...] -> [t0, ..., t2D] } restricted to the domains: the original order.
-        const schedule = model.schedule.intersectDomain(domains);
+        // { Stmt_S[i...] -> [t0, ...] } restricted to the domains: the original order, or the interchanged one.
+        const schedule = (inter?.schedule ?? model.schedule).intersectDomain(domains);
         const tree = readAstNode(AstBuild.fromContext(model.context).nodeFromScheduleMap(schedule));
-        return [p, tree, plans, rerolls] as const;
+        return [p, tree, plans, rerolls, inter] as const;
       }),
     );
   } catch (e) {
@@ -260,7 +304,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
-    const parallel = parallelAstLoops(ast, model, rolled);
+    const parallel = parallelAstLoops(ast, model, rolled, interchange);
     const rolledByName = new Map(rolled.map((r) => [r.statement.name, r] as const));
     const groups = new Map<AstNodeTree, string>();
     for (const n of parallel) groups.set(n, md.accessGroup());
@@ -326,6 +370,8 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     return {
       function: fn.name, location: model.location, runtimeCheck,
       parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length,
+      interchanged: (interchange?.nests ?? []).map((n) => nestLabel(model, n)),
+      interchangeRefused: (interchange?.refused ?? []).map((r) => `${nestLabel(model, r)}: ${r.why}`),
     };
   } catch (e) {
     undo([...made, ...generated]);
@@ -476,7 +522,7 @@ function undo(blocks: readonly BasicBlock[]): void {
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
-  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
     const wantStats = booleanOption(ctx, rtcStatsOption, false);
@@ -486,23 +532,34 @@ export const versioningPass: ModulePass = {
       stats: wantStats ? new RtcStats(module) : undefined,
       reroll: booleanOption(ctx, rerollOption, true),
       checkFunctions: booleanOption(ctx, rtcCheckFunctionsOption, false),
+      interchange: booleanOption(ctx, interchangeOption, true),
     };
     let index = 0;
     let changed = false;
     const functions = module.functions.filter((f) => !f.isDeclaration);
     for (const fn of functions) {
       const se = ctx.am.get(scalarEvolutionAnalysis, fn);
-      for (const source of inCfgOrder(fn, scopSources(ctx, fn, analysis))) {
+      for (const chosen of inCfgOrder(fn, scopSources(ctx, fn, analysis, o))) {
+        let source = chosen;
         const { model } = source;
         const k = index++;
         try {
-          const v = versionScop(module, fn, source, se, k, o, ctx);
+          let v: VersionedScop;
+          try {
+            v = versionScop(module, fn, source, se, k, o, ctx);
+          } catch (e) {
+            if (!(e instanceof NotVersioned) || !chosen.fallback) throw e;
+            ctx.log.debug({ function: fn.name, scop: model.location, why: e.message }, 'no fast path from DeLICM\'s model: from the plain model');
+            source = chosen.fallback;
+            v = versionScop(module, fn, source, se, k, o, ctx);
+          }
           changed = true;
           ctx.stats.set('versioned', (ctx.stats.get('versioned') ?? 0) + 1);
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location: model.location,
             fields: {
-              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, fastPathFrom: source.from, ...islSpending(model),
+              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops,
+              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), fastPathFrom: source.from, ...islSpending(model),
             },
           });
           ctx.remarks.push({

@@ -3,7 +3,9 @@
 // nothing and fast paths opt does not vectorize, while opt vectorizes the original code of
 // main's initialization (a select per element; the fast path's AST splits it into guarded
 // statements): all three run their original code, without a check. 2mm keeps both kernel SCoPs;
-// syrk keeps its fast path now that opt can count its loops.
+// syrk keeps its fast path now that opt can count its loops. lu and 2mm are built with the
+// original loop order (--interchange=false): interchanged, opt vectorizes their kernels' fast
+// paths, which are then kept for that (last test here; test/versioning/interchange.test.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFER_UNROLLING } from '../../cli/tscc';
@@ -29,6 +31,9 @@ function throughTsopt(kernel: string, extra: readonly string[] = []): { text: st
   return { text, report: JSON.parse(fs.readFileSync(report, 'utf8')) as Report, bitcode };
 }
 
+/** The loop order of the source: what the rules below are pinned on. */
+const ORIGINAL_ORDER = ['--interchange=false'];
+
 const scops = (r: Report, fn: string) => r.functions.find((f) => f.name === fn)?.scops ?? [];
 
 function run(bitcode: Buffer, name: string, args: readonly string[]): string {
@@ -40,7 +45,7 @@ function run(bitcode: Buffer, name: string, args: readonly string[]): string {
 }
 
 test("lu: no fast path pays, each SCoP's original code runs, without check, and prints what clang -O3's build prints", () => {
-  const { text, report, bitcode } = throughTsopt('lu');
+  const { text, report, bitcode } = throughTsopt('lu', ORIGINAL_ORDER);
   const all = [...scops(report, 'kernel_lu'), ...scops(report, 'main')];
   expect(all).toHaveLength(3);
   for (const s of all) expect(s).toMatchObject({ versioned: true, vectorized: false, fastPathKept: false });
@@ -56,7 +61,7 @@ test("lu: no fast path pays, each SCoP's original code runs, without check, and 
 }, 120_000);
 
 test('2mm: the vectorized fast path and the one whose check rules out aliasing are both kept', () => {
-  const { text, report } = throughTsopt('2mm');
+  const { text, report } = throughTsopt('2mm', ORIGINAL_ORDER);
   const kernel = scops(report, 'kernel_2mm');
   expect(kernel).toHaveLength(2);
   expect(kernel.map((s) => [s.vectorized, s.fastPathKept])).toEqual([[false, true], [true, true]]);
@@ -83,4 +88,13 @@ test("syrk: the fast path's `j <= i` loops count their iterations (nsw counters)
   const k = findKernel('syrk');
   const reference = buildKernel('syrk', { flags: ['-O3', MARCH] });
   for (const args of [k.args, k.altArgs]) expect(run(bitcode, 'syrk', args)).toBe(runKernel(reference, args));
+}, 120_000);
+
+test("interchanged (the default), lu's and 2mm's kernel fast paths are vectorized, and kept for that", () => {
+  for (const kernel of ['lu', '2mm']) {
+    const { report } = throughTsopt(kernel);
+    for (const s of scops(report, `kernel_${kernel}`)) {
+      expect(s).toMatchObject({ versioned: true, vectorized: true, fastPathKept: true, profitability: 'opt vectorized the fast path' });
+    }
+  }
 }, 120_000);
