@@ -10,35 +10,36 @@
 // `x[i] += beta * A[j][i] * y[j]`: 0.18 s as written, 0.015 s interchanged at n = 4000).
 // The statements of L before and after M go to loops of their own (distribution).
 //
-// Which nests: M is innermost and the only loop in L; L carries no dependence
-// (`dependences.parallelLoops`); some array access of M's statements moves by more than
-// one element per iteration of M (or by a varying amount); every access moves by zero or
-// one element per iteration of L, and one by one. Legal when every pair of instances
-// under L touching one location, one of them writing (arrays, scalars and PHI locations:
-// the fast path keeps a scalar in one stack slot), runs in the same order as before.
-// Such a pair in different iterations of L would make L carry a dependence, so for arrays
-// the test only confirms what the parallel L says; for scalars it is the test: a scalar
-// written in M's statements (a reduction -O3 kept in a PHI) is one location for all i, and
-// the interchange is refused until DeLICM has mapped it to an array element.
+// Which nests: the loops in L are innermost (M, or -O3's unrolled loop and its remainder
+// loop), and each is worth it: some array access of its statements moves by more than one
+// element per iteration of it (or by a varying amount), and every access moves by zero or
+// one element per iteration of L, one of them by one; L carries no dependence
+// (`dependences.parallelLoops`). Legal when every pair of instances under L touching one
+// location, one of them writing (arrays, scalars and PHI locations: the fast path keeps a
+// scalar in one stack slot), runs in the same order as before, so the results are bit for
+// bit the original order's. Such a pair in different iterations of L would make L carry a
+// dependence, so for arrays the test only confirms what the parallel L says; for scalars it
+// is the test: a scalar written in M's statements (a reduction -O3 keeps in a PHI) is one
+// location for all i, and the interchange is refused until DeLICM has mapped it to an array
+// element.
 //
 // The schedule is the model's 2D+1 schedule rewritten per statement: under an interchanged
 // L = loop at depth d, whose constant sits at t[a] (a = 2d - 2),
-//   pre/post S[.., i]     [.., cL, i, p, 0, 0, ..]   ->  [.., cL, p, i, p, 0, 0, ..]
-//   inner    S[.., i, j]  [.., cL, i, m, j, q, ..]   ->  [.., cL, m, j, m, i, q, ..]
-// (one more dimension: the position p of the statement or of M among L's children now
-// comes before the counter); every other statement gets a 0 at the end. Statements under
+//   in L     S[.., i]     [.., cL, i, p, 0, 0, ..]   ->  [.., cL, p, i, p, 0, 0, ..]
+//   in M     S[.., i, j]  [.., cL, i, m, j, q, ..]   ->  [.., cL, m, j, m, i, q, ..]
+// (one more dimension: the position p of the statement or m of its loop among L's children
+// now comes before the counter); every other statement gets a 0 at the end. Statements under
 // different nests, or one under a nest and one outside, differ at or before t[a] already,
 // so the rewrite keeps their order.
 import { DimType, Map as IslMap, Set as IslSet, type UnionMap } from 'isl-wasm';
 import type { ScopLoop } from '../passes/analysis/scop-detection-types';
 import type { ScopAccess, ScopModel, ScopStatementModel } from './model';
 
-/** One interchanged pair: `inner` now runs outside `outer`. */
+/** One interchanged nest: each of `inners` now runs outside `outer`. */
 export interface InterchangedNest {
   readonly outer: ScopLoop;
-  readonly inner: ScopLoop;
-  /** Statements of `inner` (their order between `inner` and `outer` swapped). */
-  readonly innerStatements: readonly ScopStatementModel[];
+  /** The loops in `outer`, all innermost (-O3's unrolled loop and its remainder loop are two). */
+  readonly inners: readonly ScopLoop[];
   /** Every statement under `outer`. */
   readonly statements: readonly ScopStatementModel[];
 }
@@ -46,7 +47,7 @@ export interface InterchangedNest {
 /** A nest worth interchanging that cannot be, and why. */
 export interface RefusedInterchange {
   readonly outer: ScopLoop;
-  readonly inner: ScopLoop;
+  readonly inners: readonly ScopLoop[];
   readonly why: string;
   /** The order is broken only through scalars or PHI locations (what DeLICM may map away). */
   readonly byScalars: boolean;
@@ -61,19 +62,16 @@ export interface InterchangePlan {
   readonly moved: ReadonlyMap<ScopStatementModel, string>;
 }
 
-/** `outer <-> inner`, by the loops' labels (`gemver.c:24 <-> gemver.c:25`). */
-export function nestLabel(model: ScopModel, n: { readonly outer: ScopLoop; readonly inner: ScopLoop }): string {
-  return `${model.loopLabels.get(n.outer) ?? '?'} <-> ${model.loopLabels.get(n.inner) ?? '?'}`;
+/** `outer <-> inner, ...`, by the loops' labels (`gemver.c:24 <-> gemver.c:25`). */
+export function nestLabel(model: ScopModel, n: { readonly outer: ScopLoop; readonly inners: readonly ScopLoop[] }): string {
+  return `${model.loopLabels.get(n.outer) ?? '?'} <-> ${n.inners.map((l) => model.loopLabels.get(l) ?? '?').join(', ')}`;
 }
 
 /** How an access's element moves from one iteration of a loop to the next. */
 export type Stride = 'none' | 'invariant' | 'unit' | 'other';
 
-/**
- * The nests of `model` to interchange and the new schedule; `excluded` statements (e.g.
- * generated otherwise) keep their nests as they are. isl objects live in the caller's scope.
- */
-export function planInterchange(model: ScopModel, excluded: (st: ScopStatementModel) => boolean = () => false): InterchangePlan {
+/** The nests of `model` to interchange and the new schedule. isl objects live in the caller's scope. */
+export function planInterchange(model: ScopModel): InterchangePlan {
   const times = new Map<ScopStatementModel, string[]>();
   for (const st of model.statements) {
     const t = timeVector(st);
@@ -83,18 +81,16 @@ export function planInterchange(model: ScopModel, excluded: (st: ScopStatementMo
   const parallel = new Set(model.dependences.parallelLoops);
   const nests: InterchangedNest[] = [];
   const refused: RefusedInterchange[] = [];
-  for (const inner of model.loops) {
-    const outer = inner.parent;
-    if (!outer || !parallel.has(outer)) continue;
+  for (const outer of model.loops) {
+    if (!parallel.has(outer)) continue;
     const statements = model.statements.filter((s) => s.loops.includes(outer));
-    const innerStatements = statements.filter((s) => s.loops.includes(inner));
-    if (innerStatements.length === 0 || statements.some(excluded)) continue;
-    // M innermost and the only loop in L: every statement under L is in L or directly in M.
-    if (statements.some((s) => s.loops.length !== (s.loops.includes(inner) ? inner.depth : outer.depth))) continue;
-    if (!worthIt(model, innerStatements, inner, outer)) continue;
-    const nest = { outer, inner, innerStatements, statements };
+    const inners = model.loops.filter((l) => l.parent === outer);
+    // Loops in L, all innermost: every statement under L is in L or directly in one of them.
+    if (inners.length === 0 || statements.some((s) => s.loops.length > outer.depth + 1)) continue;
+    if (!inners.every((m) => worthIt(model, statements.filter((s) => s.loops.includes(m)), m, outer))) continue;
+    const nest = { outer, inners, statements };
     const why = brokenOrder(model, statements, unionOf(model, rewrite(model, times, [nest])));
-    if (why) refused.push({ outer, inner, ...why });
+    if (why) refused.push({ outer, inners, ...why });
     else nests.push(nest);
   }
   const all = rewrite(model, times, nests);
@@ -169,7 +165,7 @@ function rewrite(model: ScopModel, times: ReadonlyMap<ScopStatementModel, string
       const a = 2 * nest.outer.depth - 2;
       const head = t.slice(0, a + 1);
       const position = t[a + 2]!;
-      if (nest.innerStatements.includes(st)) u = [...head, position, t[a + 3]!, position, t[a + 1]!, ...t.slice(a + 4)];
+      if (st.loops.length > nest.outer.depth) u = [...head, position, t[a + 3]!, position, t[a + 1]!, ...t.slice(a + 4)];
       else u = [...head, position, t[a + 1]!, ...t.slice(a + 2)];
     }
     while (u.length < width) u = [...u, '0'];

@@ -39,15 +39,23 @@ test('the PolyBench kernels with a column walk under a parallel loop are interch
   const kernels = listKernels('polybench').map((k) => k.name);
   const found = await inParallel(kernels, 2, async (name) => ({ name, scops: scops((await report(name, ['--no-post'])).report) }));
   const interchanged = found.filter((k) => k.scops.some((s) => (s.interchangedLoops ?? []).length > 0)).map((k) => k.name);
-  expect(interchanged.sort()).toEqual(['2mm', '3mm', 'correlation', 'covariance', 'doitgen', 'gemver', 'lu', 'mvt', 'trmm']);
+  expect(interchanged.sort()).toEqual(['2mm', '3mm', 'correlation', 'covariance', 'doitgen', 'gemver', 'mvt', 'trmm']);
   for (const k of found) {
     for (const s of k.scops) {
       if (!s.versioned) continue;
       // Generated from DeLICM's model exactly when a nest is interchanged in it.
       expect([k.name, s.fastPathFrom]).toEqual([k.name, (s.interchangedLoops ?? []).length > 0 ? 'delicm' : 'model']);
-      expect([k.name, s.interchangeRefused]).toEqual([k.name, undefined]);
+      if (k.name !== 'lu') expect([k.name, s.interchangeRefused]).toEqual([k.name, undefined]);
     }
   }
+  // lu's second nest is worth interchanging, but DeLICM's model would also sum its first nest's
+  // A[i][j] in memory beside A[i][k] and A[k][j]: 13% slower than clang -O3 (tscc, n = 1200).
+  const lu = found.find((k) => k.name === 'lu')!.scops.filter((s) => s.interchangeRefused);
+  expect(lu).toHaveLength(1);
+  expect(lu[0]!.interchangeRefused).toEqual([
+    expect.stringMatching(/<-> .*: it would reorder the writes and reads of MemRef_v\d+__phi/),
+    expect.stringMatching(/^DeLICM's model not taken: it would keep a sum in memory beside other elements of its array/),
+  ]);
 }, 300_000);
 
 describe.each(['gemver', 'mvt'])('%s', (name) => {
@@ -75,7 +83,10 @@ test('without DeLICM the reduction PHI keeps the nest in order: the interchange 
   const { report: r } = await report('gemver', ['--no-post', '--delicm-max-operations=1']);
   const [s] = scops(r);
   expect(s).toMatchObject({ versioned: true, interchangedLoops: [], fastPathFrom: 'model' });
-  expect(s!.interchangeRefused).toEqual([expect.stringMatching(/^%\d+ <-> %\d+: it would reorder the writes and reads of MemRef_v\d+__phi.*, one location for every iteration$/)]);
+  expect(s!.interchangeRefused).toEqual([
+    expect.stringMatching(/^%\d+ <-> %\d+: it would reorder the writes and reads of MemRef_v\d+__phi.*, one location for every iteration$/),
+    expect.stringMatching(/^DeLICM's model not taken: not tried: .*--delicm-max-operations=1/),
+  ]);
 }, 120_000);
 
 describe('column-walk.c: the nests interchanged and those left, and the pipe prints what clang -O3 prints', () => {
