@@ -30,15 +30,16 @@ import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar
 import { ScevKind, type ScevLoop } from './analysis/scev';
 import { outerIterations } from './codegen/outer-iteration';
 import { islSpending } from '../polyhedral/budget';
-import type { FunctionScopModels, ScopAccess, ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
+import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { conjunction } from './report';
 import { AstExprEmitter } from './codegen/ast-expr';
 import { AstToIr, statementCalls } from './codegen/ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './codegen/block-generator';
 import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './codegen/live-outs';
-import { isMappedAccess, mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './codegen/mapped-accesses';
+import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './codegen/mapped-accesses';
 import { planRerolls, rolledHeaderValues, type RerolledLoop } from './codegen/reroll';
-import { appliedDelicm, delicmFor, delicmMaxOperationsOption } from './delicm';
+import { delicmMaxOperationsOption } from './delicm';
+import { scopSources, type ScopSource } from './scop-sources';
 import { nestLabel, planInterchange, type InterchangePlan } from '../polyhedral/interchange';
 import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
@@ -46,7 +47,7 @@ import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-check
 import { emitParts, sizeValue } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
 import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from '../runtime-checks/outline';
-import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
+import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 
@@ -157,82 +158,6 @@ interface VersioningOptions {
   /** --rtc-check-functions: each check in a function of its own (runtime-checks/outline.ts). */
   readonly checkFunctions: boolean;
   readonly interchange: boolean;
-}
-
-/** A SCoP's model to generate from (DeLICM's when it applies) and the model of the code as it is. */
-interface ScopSource {
-  readonly model: ScopModel;
-  readonly original: ScopModel;
-  readonly from: 'delicm' | 'model';
-  /** The plain model's source, tried when DeLICM's model, chosen for an interchange, keeps no fast path. */
-  readonly fallback?: ScopSource;
-  /** Why DeLICM's model was not taken for an interchange that only scalars block (for the report). */
-  readonly delicmNotTaken?: string;
-}
-
-/**
- * The models of `fn`'s SCoPs, DeLICM's results when the `delicm` pass ran before and they are
- * still valid. Otherwise the plain models, but DeLICM's for a SCoP with a nest worth
- * interchanging that only scalars keep in order (-O3's reductions in PHIs), when DeLICM maps them.
- */
-function scopSources(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>, o: VersioningOptions): ScopSource[] {
-  const delicm = appliedDelicm(ctx, fn);
-  // A SCoP DeLICM left unchanged (its quota ran out) is generated from the plain model, and says so.
-  if (delicm) return delicm.scops.map((r) => ({ model: r.model, original: r.original, from: r.unchanged === undefined ? 'delicm' : 'model' }));
-  return ctx.am.get(analysis, fn).models.map((m) => {
-    const plain: ScopSource = { model: m, original: m, from: 'model' };
-    if (!o.interchange || !interchangeSays(m, o, (p) => p.nests.length === 0 && p.refused.some((r) => r.byScalars))) return plain;
-    // DeLICM's model only to interchange: without it, its memory traffic for -O3's register sums costs time.
-    const r = delicmFor(ctx, m);
-    if (r.unchanged !== undefined) return { ...plain, delicmNotTaken: r.unchanged };
-    let why = 'no nest to interchange in it';
-    const take = interchangeSays(r.model, o, (p) => {
-      if (p.nests.length === 0) return false;
-      why = 'it would keep a sum in memory beside other elements of its array, in a loop left in place (opt cannot keep it in a register)';
-      return !mappedBesideOtherElements(r.model, p);
-    });
-    return take ? { model: r.model, original: m, from: 'delicm', fallback: plain } : { ...plain, delicmNotTaken: why };
-  });
-}
-
-/**
- * A scalar DeLICM mapped to an array element in a statement the interchange leaves in place,
- * where opt cannot keep it in a register again: its loop also touches other elements of that
- * array (alias scopes tell arrays apart, not elements of one). lu's `A[i][j] -= A[i][k] * A[k][j]`
- * summed in memory ran its fast path 13% slower than clang -O3's code. isl objects in the caller's scope.
- */
-function mappedBesideOtherElements(model: ScopModel, plan: InterchangePlan): boolean {
-  const moved = new Set(plan.nests.flatMap((n) => n.statements));
-  for (const st of model.statements) {
-    if (moved.has(st)) continue;
-    const mapped = st.accesses.filter(isMappedAccess);
-    if (mapped.length === 0) continue;
-    // Only a loop's repeated accesses matter: the statement is in an innermost loop.
-    const loop = st.loops[st.loops.length - 1];
-    if (!loop || model.loops.some((l) => l.parent === loop)) continue;
-    const neighbours = model.statements.filter((s) => s !== st && s.loops[s.loops.length - 1] === loop);
-    for (const a of mapped) {
-      if (neighbours.some((s) => s.accesses.some((b) => b.array === a.array))) return true;
-      // [params] -> { Stmt_S[..] -> MemRef_A[..] }: the elements the mapped accesses touch, where the model holds
-      const touched = (b: ScopAccess) => b.relation.intersectDomain(st.domain).intersectParams(model.context);
-      const elements = mapped.filter((b) => b.array === a.array).map(touched).reduce((x, y) => x.union(y));
-      for (const b of st.accesses) {
-        if (b.array === a.array && !isMappedAccess(b) && !touched(b).isSubset(elements)) return true;
-      }
-    }
-  }
-  return false;
-}
-
-/** What `question` answers of `model`'s interchange plan (false when isl gives up). */
-function interchangeSays(model: ScopModel, o: VersioningOptions, question: (plan: InterchangePlan) => boolean): boolean {
-  if (model.budget.exhaustedBy) return false;
-  try {
-    return model.budget.run(model.ctx, 'interchange', o.maxOperations, () => model.ctx.scope(() => question(planInterchange(model))));
-  } catch (e) {
-    if (e instanceof IslError) return false;
-    throw e;
-  }
 }
 
 function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSource, se: ScalarEvolution, index: number, o: VersioningOptions, ctx: PassContext): VersionedScop {
