@@ -1,12 +1,15 @@
 // `print<interchange>`: which nests the fast path runs interchanged (polyhedral/interchange.ts),
 // the new order of their statements, and the nests worth interchanging that are not, with why.
-// Like versioning, a SCoP whose nests only scalars keep in order is planned again on DeLICM's
-// model (the lines after `DeLICM's model:`). Writes to stderr and changes nothing.
+// A SCoP whose nests only scalars keep in order is planned again on DeLICM's model when
+// versioning would take it (the lines after `DeLICM's model:`, scop-sources.ts), else the line
+// says why not. Writes to stderr and changes nothing.
 import { type InterchangePlan, nestLabel, planInterchange } from '../polyhedral/interchange';
 import type { ScopModel } from '../polyhedral/model';
-import { delicmFor, delicmMaxOperationsOption } from './delicm';
+import { delicmMaxOperationsOption } from './delicm';
 import type { ModulePass, PassContext } from './pass';
 import { maxOperationsOption, printerPass, scopMaxOperationsOption } from './scop-passes';
+import { sourceFor } from './scop-sources';
+import { codegenMaxOperationsFrom, codegenMaxOperationsOption } from './versioning';
 
 function planLines(model: ScopModel, plan: InterchangePlan, indent: string): string[] {
   const lines: string[] = [];
@@ -21,17 +24,17 @@ function planLines(model: ScopModel, plan: InterchangePlan, indent: string): str
 
 function printScop(model: ScopModel, ctx: PassContext): string {
   const lines = [`  SCoP at ${model.location}`];
-  const plan = model.ctx.scope(() => {
+  const byScalars = model.ctx.scope(() => {
     const p = planInterchange(model);
     lines.push(...planLines(model, p, '    '));
-    return { nests: p.nests.length, byScalars: p.refused.some((r) => r.byScalars) };
+    return p.nests.length === 0 && p.refused.some((r) => r.byScalars);
   });
-  if (plan.nests === 0 && plan.byScalars) {
-    const r = delicmFor(ctx, model);
-    if (r.unchanged !== undefined) lines.push(`    DeLICM's model: none (${r.unchanged})`);
+  if (byScalars) {
+    const source = sourceFor(ctx, model, { interchange: true, maxOperations: codegenMaxOperationsFrom(ctx) });
+    if (source.from === 'model') lines.push(`    DeLICM's model not taken: ${source.delicmNotTaken}`);
     else {
       lines.push("    DeLICM's model:");
-      r.model.ctx.scope(() => lines.push(...planLines(r.model, planInterchange(r.model), '      ')));
+      source.model.ctx.scope(() => lines.push(...planLines(source.model, planInterchange(source.model), '      ')));
     }
   }
   return lines.join('\n');
@@ -41,5 +44,5 @@ export const printInterchangePass: ModulePass = printerPass(
   'print<interchange>',
   'print the nests whose loops the fast path runs interchanged (a column walk\'s outer loop innermost), their statements\' new schedule, and the nests refused with why',
   printScop,
-  [maxOperationsOption, scopMaxOperationsOption, delicmMaxOperationsOption],
+  [maxOperationsOption, scopMaxOperationsOption, delicmMaxOperationsOption, codegenMaxOperationsOption],
 );

@@ -35,20 +35,23 @@ export function scopSources(ctx: PassContext, fn: IrFunction, analysis: Analysis
   const delicm = appliedDelicm(ctx, fn);
   // A SCoP DeLICM left unchanged (its quota ran out) is generated from the plain model, and says so.
   if (delicm) return delicm.scops.map((r) => ({ model: r.model, original: r.original, from: r.unchanged === undefined ? 'delicm' : 'model' }));
-  return ctx.am.get(analysis, fn).models.map((m) => {
-    const plain: ScopSource = { model: m, original: m, from: 'model' };
-    if (!o.interchange || !interchangeSays(m, o, (p) => p.nests.length === 0 && p.refused.some((r) => r.byScalars))) return plain;
-    // DeLICM's model only to interchange: without it, its memory traffic for -O3's register sums costs time.
-    const r = delicmFor(ctx, m);
-    if (r.unchanged !== undefined) return { ...plain, delicmNotTaken: r.unchanged };
-    let why = 'no nest to interchange in it';
-    const take = interchangeSays(r.model, o, (p) => {
-      if (p.nests.length === 0) return false;
-      why = 'it would keep a sum in memory beside other elements of its array, in a loop left in place (opt cannot keep it in a register)';
-      return !mappedBesideOtherElements(r.model, p);
-    });
-    return take ? { model: r.model, original: m, from: 'delicm', fallback: plain } : { ...plain, delicmNotTaken: why };
+  return ctx.am.get(analysis, fn).models.map((m) => sourceFor(ctx, m, o));
+}
+
+/** The plain model `m`, or DeLICM's for an interchange that only scalars block (also what `print<interchange>` shows). */
+export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): ScopSource {
+  const plain: ScopSource = { model: m, original: m, from: 'model' };
+  if (!o.interchange || !interchangeSays(m, o, (p) => p.nests.length === 0 && p.refused.some((r) => r.byScalars))) return plain;
+  // DeLICM's model only to interchange: without it, its memory traffic for -O3's register sums costs time.
+  const r = delicmFor(ctx, m);
+  if (r.unchanged !== undefined) return { ...plain, delicmNotTaken: r.unchanged };
+  let why = 'no nest to interchange in it';
+  const take = interchangeSays(r.model, o, (p) => {
+    if (p.nests.length === 0) return false;
+    why = 'it would keep a sum in memory beside other elements of its array, in a loop left in place (opt cannot keep it in a register)';
+    return !mappedBesideOtherElements(r.model, p);
   });
+  return take ? { model: r.model, original: m, from: 'delicm', fallback: plain } : { ...plain, delicmNotTaken: why };
 }
 
 /**
@@ -82,11 +85,19 @@ function mappedBesideOtherElements(model: ScopModel, plan: InterchangePlan): boo
 
 /** What `question` answers of `model`'s interchange plan (false when isl gives up). */
 function interchangeSays(model: ScopModel, o: SourceOptions, question: (plan: InterchangePlan) => boolean): boolean {
-  if (model.budget.exhaustedBy) return false;
+  return withInterchangePlan(model, o.maxOperations, question) ?? false;
+}
+
+/**
+ * `use` of `model`'s interchange plan, planned under the SCoP's budget (step `interchange`,
+ * at most `maxOperations`) in a scope of its own; undefined when isl gives up.
+ */
+export function withInterchangePlan<T>(model: ScopModel, maxOperations: number, use: (plan: InterchangePlan) => T): T | undefined {
+  if (model.budget.exhaustedBy) return undefined;
   try {
-    return model.budget.run(model.ctx, 'interchange', o.maxOperations, () => model.ctx.scope(() => question(planInterchange(model))));
+    return model.budget.run(model.ctx, 'interchange', maxOperations, () => model.ctx.scope(() => use(planInterchange(model))));
   } catch (e) {
-    if (e instanceof IslError) return false;
+    if (e instanceof IslError) return undefined;
     throw e;
   }
 }

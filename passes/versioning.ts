@@ -39,8 +39,8 @@ import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './cod
 import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './codegen/mapped-accesses';
 import { planRerolls, rolledHeaderValues, type RerolledLoop } from './codegen/reroll';
 import { delicmMaxOperationsOption } from './delicm';
-import { scopSources, type ScopSource } from './scop-sources';
-import { nestLabel, planInterchange, type InterchangePlan } from '../polyhedral/interchange';
+import { scopSources, withInterchangePlan, type ScopSource } from './scop-sources';
+import { nestLabel, type InterchangePlan } from '../polyhedral/interchange';
 import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
@@ -75,6 +75,11 @@ export const codegenMaxOperationsOption: PassOption = {
   name: 'codegen-max-operations',
   description: 'isl operations allowed per SCoP for the check and the AST, a step of --scop-max-operations (default 1000000, 0 = no limit)',
 };
+
+/** --codegen-max-operations (versioning and `print<interchange>` read it alike). */
+export function codegenMaxOperationsFrom(ctx: PassContext): number {
+  return nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000);
+}
 
 /** What versioning did to one SCoP (the report's per-SCoP fields). */
 export interface VersionedScop {
@@ -171,24 +176,25 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   let ast: AstNodeTree;
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
   let rolled: RerolledLoop[];
-  let interchange: InterchangePlan | undefined;
+  // Column walks: the outer loop innermost (polyhedral/interchange.ts), planned under a quota of
+  // its own (isl failing there keeps the original order); the new schedule lives until the AST is built.
+  const interchange = o.interchange ? withInterchangePlan(model, o.maxOperations, (plan) => ({ ...plan, schedule: plan.schedule?.keep() })) : undefined;
   try {
-    [parts, ast, mapped, rolled, interchange] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
+    [parts, ast, mapped, rolled] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
         const plans = planMappedAccesses(model);
-        // Column walks: the outer loop innermost (polyhedral/interchange.ts); their statements stay unrolled.
-        const inter = o.interchange ? planInterchange(model) : undefined;
-        const interchanged = new Set(inter?.nests.flatMap((n) => n.statements));
+        // The interchanged nests' statements stay unrolled.
+        const interchanged = new Set(interchange?.nests.flatMap((n) => n.statements));
         // Loops -O3 runtime-unrolled: the remainder's statement over the whole index range instead.
         const rerolls = o.reroll ? planRerolls(model, se, (st) => (plans.get(st)?.length ?? 0) > 0 || interchanged.has(st)) : [];
         // [params] -> { Stmt_S[i...] : ... } with each rerolled pair replaced by its rolled statement
         let domains = model.domains;
         for (const r of rerolls) domains = domains.subtract(r.unrolled.domain.toUnionSet()).subtract(r.remainder.domain.toUnionSet()).union(r.domain.toUnionSet());
         // { Stmt_S[i...] -> [t0, ...] } restricted to the domains: the original order, or the interchanged one.
-        const schedule = (inter?.schedule ?? model.schedule).intersectDomain(domains);
+        const schedule = (interchange?.schedule ?? model.schedule).intersectDomain(domains);
         const tree = readAstNode(AstBuild.fromContext(model.context).nodeFromScheduleMap(schedule));
-        return [p, tree, plans, rerolls, inter] as const;
+        return [p, tree, plans, rerolls] as const;
       }),
     );
   } catch (e) {
@@ -198,6 +204,8 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
     if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
     throw e;
+  } finally {
+    interchange?.schedule?.dispose();
   }
 
   const before = instructionCount(fn);
@@ -488,7 +496,7 @@ export const versioningPass: ModulePass = {
     const analysis = modelAnalysisFrom(ctx);
     const wantStats = booleanOption(ctx, rtcStatsOption, false);
     const o: VersioningOptions = {
-      maxOperations: nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000),
+      maxOperations: codegenMaxOperationsFrom(ctx),
       maxAliasPairs: nonNegativeIntegerOption(ctx, maxAliasPairsOption, 32),
       stats: wantStats ? new RtcStats(module) : undefined,
       reroll: booleanOption(ctx, rerollOption, true),
@@ -514,6 +522,7 @@ export const versioningPass: ModulePass = {
             ctx.log.debug({ function: fn.name, scop: model.location, why: e.message }, 'no fast path from DeLICM\'s model: from the plain model');
             source = chosen.fallback;
             v = versionScop(module, fn, source, se, k, o, ctx);
+            v = { ...v, interchangeRefused: [...v.interchangeRefused, `DeLICM's model not taken: it keeps no fast path (${e.message})`] };
           }
           changed = true;
           ctx.stats.set('versioned', (ctx.stats.get('versioned') ?? 0) + 1);

@@ -12,7 +12,7 @@
 // the exact array dataflow, by far the costliest part (seconds on -O3's
 // runtime-unrolled nests): a loop carries an array dependence of some kind exactly
 // when it carries a pair of accesses to one element, one of them a write, in
-// different iterations (see `arrayConflicts`). So the parallel loops come from those
+// different iterations (see `conflictsOf`). So the parallel loops come from those
 // conflicts and the (cheap, exact) scalar flow, and the six exact relations and what
 // each loop carries are computed when first asked for (printers, tests).
 import { type Ctx, DimType, Map as IslMap, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
@@ -56,12 +56,13 @@ interface ExactDependences {
  * loop carries, when first read (every isl object of them kept in `ctx`).
  */
 export function computeDependences(ctx: Ctx, input: DependenceInput): Dependences {
-  const array = collect(input, false);
-  const scalar = collect(input, true);
+  // Kept: the exact relations may be computed from them after this call's scope ended.
+  const array = keep(collect(input.statements, input.schedule, false));
+  const scalar = keep(collect(input.statements, input.schedule, true));
   // [params] -> { Source[..] -> Sink[..] }: the scalars' flow, also the exact relation's RAW (scalar)
   const scalarFlow = flow(input, scalar.reads, scalar.mustWrites, scalar.mayWrites, undefined).keep();
   // [params] -> { S[..] -> T[..] : S writes an array element T reads or writes }
-  const conflicts = arrayConflicts(array);
+  const conflicts = conflictsOf(array);
   // A scalar is an SSA value: every instance defines a fresh one, so write-after-read and
   // write-after-write on its virtual location vanish once each iteration keeps its own
   // copy (what code generation from the model does anyway). Only a scalar's flow
@@ -88,12 +89,12 @@ export function computeDependences(ctx: Ctx, input: DependenceInput): Dependence
   };
 }
 
-/** Array and scalar accesses of every statement, as isl's dataflow takes them. */
-function collect(input: DependenceInput, scalar: boolean): AccessUnion {
-  let reads = emptyLike(input.schedule);
-  let mustWrites = emptyLike(input.schedule);
-  let mayWrites = emptyLike(input.schedule);
-  for (const s of input.statements) {
+/** Array (or scalar) accesses of `statements`, as isl's dataflow takes them; `like` gives the parameters. */
+function collect(statements: readonly ScopStatementModel[], like: UnionMap, scalar: boolean): AccessUnion {
+  let reads = emptyLike(like);
+  let mustWrites = emptyLike(like);
+  let mayWrites = emptyLike(like);
+  for (const s of statements) {
     for (const a of s.accesses) {
       if ((a.array.kind !== 'array') !== scalar) continue;
       // A wrapping relation goes in as "any element of the array, maybe" (more
@@ -106,8 +107,11 @@ function collect(input: DependenceInput, scalar: boolean): AccessUnion {
       else mayWrites = mayWrites.union(r);
     }
   }
-  // Kept: the exact relations may be computed from them after this call's scope ended.
-  return { reads: reads.keep(), mustWrites: mustWrites.keep(), mayWrites: mayWrites.keep() };
+  return { reads, mustWrites, mayWrites };
+}
+
+function keep(a: AccessUnion): AccessUnion {
+  return { reads: a.reads.keep(), mustWrites: a.mustWrites.keep(), mayWrites: a.mayWrites.keep() };
 }
 
 function emptyLike(u: UnionMap): UnionMap {
@@ -138,10 +142,20 @@ function flow(input: DependenceInput, sink: UnionMap, must: UnionMap, may: Union
  * has a write), has only reads between itself and them: again a pair of the dataflow,
  * with its two ends in different iterations of the loop.
  */
-function arrayConflicts(array: AccessUnion): UnionMap {
+function conflictsOf(accesses: AccessUnion): UnionMap {
   // [params] -> { Stmt[..] -> MemRef[..] }
-  const writes = array.mustWrites.union(array.mayWrites);
-  return writes.applyRange(writes.union(array.reads).reverse());
+  const writes = accesses.mustWrites.union(accesses.mayWrites);
+  return writes.applyRange(writes.union(accesses.reads).reverse());
+}
+
+/**
+ * [params] -> { S[..] -> T[..] : S writes an array element (with `scalar`: a scalar or PHI
+ * location) that T reads or writes }, over the instances of `statements`; a wrapping access
+ * relation counts as touching the whole array. `like` gives the parameters. isl objects in the
+ * caller's scope.
+ */
+export function accessConflicts(statements: readonly ScopStatementModel[], like: UnionMap, scalar: boolean): UnionMap {
+  return conflictsOf(collect(statements, like, scalar));
 }
 
 /** RAW/WAR/WAW of arrays and scalars by isl's dataflow, and the kinds each loop carries. */

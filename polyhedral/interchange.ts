@@ -31,8 +31,9 @@
 // now comes before the counter); every other statement gets a 0 at the end. Statements under
 // different nests, or one under a nest and one outside, differ at or before t[a] already,
 // so the rewrite keeps their order.
-import { DimType, Map as IslMap, Set as IslSet, type UnionMap } from 'isl-wasm';
+import { DimType, Set as IslSet, type UnionMap } from 'isl-wasm';
 import type { ScopLoop } from '../passes/analysis/scop-detection-types';
+import { accessConflicts, wrapsAround } from './dependences';
 import type { ScopAccess, ScopModel, ScopStatementModel } from './model';
 
 /** One interchanged nest: each of `inners` now runs outside `outer`. */
@@ -127,6 +128,8 @@ function worthIt(model: ScopModel, innerStatements: readonly ScopStatementModel[
 
 /** How the element `acc` touches moves from iteration x to x + 1 of the statement's dimension `dim`. */
 export function stride(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim: number): Stride {
+  // Modulo-2^n subscripts: isl's operations on them are slow beyond its quota (dependences.ts).
+  if (wrapsAround(acc.relation)) return 'other';
   return model.ctx.scope(() => {
     const counters = st.loops.map((_, k) => `i${k}`);
     const next = counters.map((c, k) => (k === dim ? `${c} + 1` : c));
@@ -186,20 +189,8 @@ function unionOf(model: ScopModel, times: ReadonlyMap<ScopStatementModel, string
 function brokenOrder(model: ScopModel, statements: readonly ScopStatementModel[], schedule: UnionMap): { why: string; byScalars: boolean } | undefined {
   return model.ctx.scope(() => {
     const broken = (scalars: boolean): boolean => {
-      const chosen = statements.map((s) => ({ s, accesses: s.accesses.filter((a) => (a.array.kind !== 'array') === scalars) }));
-      // [params] -> { Stmt[..] -> MemRef[..] } over the statements' instances
-      let writes: UnionMap | undefined;
-      let all: UnionMap | undefined;
-      for (const { s, accesses } of chosen) {
-        for (const a of accesses) {
-          const r = (a.relation as IslMap).intersectDomain(s.domain).toUnionMap();
-          all = all ? all.union(r) : r;
-          if (a.kind === 'write') writes = writes ? writes.union(r) : r;
-        }
-      }
-      if (!writes || !all) return false;
-      // [params] -> { S[..] -> T[..] : one of them writes an element the other touches }
-      const touching = writes.applyRange(all.reverse());
+      // [params] -> { S[..] -> T[..] : S writes a location T touches }, both ways
+      const touching = accessConflicts(statements, model.schedule, scalars);
       const pairs = touching.union(touching.reverse());
       const before = (sched: UnionMap, width: number): UnionMap => sched.applyRange(lexLess(model, width)).applyRange(sched.reverse());
       const original = pairs.intersect(before(model.schedule, 2 * model.depth + 1));

@@ -16,6 +16,7 @@ test.each([
   ['--isl-max-operations=', integer],
   ['--delicm-max-operations=1.5', integer],
   ['--reroll=maybe', boolean],
+  ['--interchange=no', boolean],
   ['--rtc-check-functions=yes', boolean],
   ['--rtc-stats=1', boolean],
 ])('%s: one line naming what the option wants, exit 1, no output', (flag, message) => {
