@@ -179,6 +179,10 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   // Column walks: the outer loop innermost (polyhedral/interchange.ts), planned under a quota of
   // its own (isl failing there keeps the original order); the new schedule lives until the AST is built.
   const interchange = o.interchange ? withInterchangePlan(model, o.maxOperations, (plan) => ({ ...plan, schedule: plan.schedule?.keep() })) : undefined;
+  if (model.budget.exhaustedBy) {
+    interchange?.schedule?.dispose();
+    throw new NotVersioned(model.budget.reason());
+  }
   try {
     [parts, ast, mapped, rolled] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {

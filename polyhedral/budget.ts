@@ -67,7 +67,8 @@ export class ScopBudget {
     const remaining = this.remaining;
     const budgetBinds = remaining !== Infinity && (stepLimit === 0 || remaining <= stepLimit);
     // withMaxOperations(0) would mean "no limit": a used-up budget gives a quota of 1,
-    // so isl stops at once.
+    // so isl stops at once. isl notices a quota at the next operation it counts, so the call
+    // that crosses it may finish a few operations past it (tens, not thousands).
     const quota = budgetBinds ? Math.max(remaining, 1) : stepLimit;
     const frame: Frame = { ctx, start: 0, nested: 0, nestedMs: 0 };
     const began = performance.now();
