@@ -496,22 +496,21 @@ function inCfgOrder(fn: IrFunction, sources: readonly ScopSource[]): ScopSource[
 /**
  * `pending`'s SCoPs modelled anew on `fn` as it is now, after its analyses are dropped: those
  * whose entry the new detection finds again (the new fast paths and the regions already
- * versioned are not among them). One the detection no longer finds is reported as not versioned.
+ * versioned are not among them), and those it no longer finds.
  */
-function rebuildPending(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>, o: VersioningOptions, pending: readonly ScopSource[], inputLocation: ReadonlyMap<BasicBlock, string>): ScopSource[] {
+function rebuildPending(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>, o: VersioningOptions, pending: readonly ScopSource[]): { fresh: ScopSource[]; lost: ScopSource[] } {
   const entries = new Set(pending.map((s) => s.model.scop.entry));
   ctx.am.invalidate(fn, 'none');
   const fresh = inCfgOrder(fn, scopSources(ctx, fn, analysis, o, (m) => entries.has(m.scop.entry)));
   const found = new Set(fresh.map((s) => s.model.scop.entry));
-  for (const lost of pending) {
-    if (found.has(lost.model.scop.entry)) continue;
-    const why = 'after an earlier SCoP of its function was versioned, it is no longer detected as a SCoP';
-    const location = inputLocation.get(lost.model.scop.entry) ?? lost.model.location;
-    ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
-    ctx.scopResults.push({ pass: 'versioning', function: fn.name, location, fields: { versioned: false, notVersioned: why } });
-    ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location, message: `SCoP left as it was: ${why}` });
-  }
-  return fresh;
+  return { fresh, lost: pending.filter((s) => !found.has(s.model.scop.entry)) };
+}
+
+/** Reports a SCoP left as it was, and why. */
+function notVersioned(ctx: PassContext, fn: IrFunction, location: string, why: string, spending: Record<string, unknown>): void {
+  ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
+  ctx.scopResults.push({ pass: 'versioning', function: fn.name, location, fields: { versioned: false, notVersioned: why, ...spending } });
+  ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location, message: `SCoP left as it was: ${why}` });
 }
 
 /** Removes blocks made for a SCoP whose fast path could not be generated. */
@@ -584,15 +583,19 @@ export const versioningPass: ModulePass = {
             // analyses are computed anew on the IR as it is now, for this SCoP and those after it.
             ctx.log.debug({ function: fn.name, scop: location, why: e.message }, 'model stale after an earlier SCoP\'s versioning: rebuilt');
             for (const s of pending) rebuilt.add(s.model.scop.entry);
-            pending = rebuildPending(ctx, fn, analysis, o, pending, inputLocation);
+            const { fresh, lost } = rebuildPending(ctx, fn, analysis, o, pending);
+            // Profitability finds each SCoP's result by its index: a lost SCoP still takes one.
+            for (const gone of lost) {
+              notVersioned(ctx, fn, inputLocation.get(gone.model.scop.entry) ?? gone.model.location, 'after an earlier SCoP of its function was versioned, it is no longer detected as a SCoP', {});
+              k++;
+            }
+            pending = fresh;
             se = ctx.am.get(scalarEvolutionAnalysis, fn);
             continue;
           }
           const why = e instanceof StaleModelError ? `${e.message}, even with its model rebuilt` : e instanceof NotVersioned ? e.message : undefined;
           if (why === undefined) throw e;
-          ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
-          ctx.scopResults.push({ pass: 'versioning', function: fn.name, location, fields: { versioned: false, notVersioned: why, ...islSpending(model) } });
-          ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location, message: `SCoP left as it was: ${why}` });
+          notVersioned(ctx, fn, location, why, islSpending(model));
         }
         pending = pending.slice(1);
         k++;
