@@ -139,6 +139,8 @@ export function decideFastPaths(m: Module, guarded: readonly number[], results: 
     const aliases = parts.filter((p) => p.label.startsWith('alias(')).map((p) => p.label);
     const base = { scop, function: r.function, location: r.location };
     if (fastPaths.get(fastPathName(r.function, r.location))?.vectorized) return { ...base, kept: true, reason: 'opt vectorized the fast path' };
+    const omp = (r.fields.ompParallelLoops as string[] | undefined) ?? [];
+    if (omp.length > 0) return { ...base, kept: true, reason: `loops of the fast path run on OpenMP's threads (${omp.join(', ')})` };
     if (slowVectorized.has(scop)) return { ...base, kept: false, reason: 'opt vectorized the original code but not the fast path: the original code runs, without the check' };
     if (aliases.length === 0) {
       return { ...base, kept: false, reason: 'opt vectorized neither path and the check rules out no aliasing the original code had to assume: the original code runs, without the check' };

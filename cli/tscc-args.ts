@@ -55,6 +55,8 @@ export interface ParsedCommand {
   slpVectorize: boolean;
   /** -funroll-loops / -fno-unroll-loops when the user gave one (the last wins); else undefined. */
   unrollLoops?: boolean;
+  /** -fopenmp (or -fopenmp=<runtime>), unless a later -fno-openmp: tsopt runs parallel loops on OpenMP's threads. */
+  openmp: boolean;
 }
 
 function isSource(path: string, language: string | undefined): boolean {
@@ -82,6 +84,7 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
   let loopVec: boolean | undefined;
   let slpVec: boolean | undefined;
   let unroll: boolean | undefined;
+  let openmp = false;
   let language: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -125,6 +128,8 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
     else if (a === '-fno-slp-vectorize' || a === '-fno-tree-slp-vectorize') slpVec = false;
     else if (a === '-funroll-loops') unroll = true;
     else if (a === '-fno-unroll-loops') unroll = false;
+    else if (a === '-fopenmp' || a.startsWith('-fopenmp=')) openmp = true;
+    else if (a === '-fno-openmp') openmp = false;
     if (PASS_THROUGH_MODES.has(a) || a.startsWith('-print-') || a.startsWith('--print-')) {
       passThrough ??= a;
     }
@@ -138,6 +143,7 @@ export function parseCommand(argv: readonly string[]): ParsedCommand {
     loopVectorize: loopVec ?? vectorizerDefault(optLevel, false),
     slpVectorize: slpVec ?? vectorizerDefault(optLevel, true),
     unrollLoops: unroll,
+    openmp,
   };
 }
 

@@ -169,7 +169,7 @@ function compileSource(
   };
 
   const opt = spawnSync(process.execPath, [
-    TSOPT_JS, irFile, '-o', optFile, ...postPipelineArgs(cmd), ...env.tsoptFlags,
+    TSOPT_JS, irFile, '-o', optFile, ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags,
   ], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (opt.error) return fail(opt.error.message);
   if (opt.status !== 0) {

@@ -21,7 +21,8 @@
 // accessed range has no bound; a value computed in the SCoP is used after it (not handled
 // yet); the statements hold code the generator cannot copy (calls with side effects, loads
 // crossing statements outside the model).
-import { AstBuild, IslError, IslQuotaError, readAstNode, type AstNodeTree } from 'isl-wasm';
+import { AstBuild, IslError, IslQuotaError, readAstNode, type AstExprTree, type AstNodeTree } from 'isl-wasm';
+import { domainExtents, parallelCandidates, parallelCodegen } from './codegen/parallel-loop';
 import {
   IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock, successors,
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value, constantsEqual,
@@ -33,7 +34,7 @@ import { islSpending } from '../polyhedral/budget';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { conjunction } from './report';
 import { AstExprEmitter } from './codegen/ast-expr';
-import { AstToIr, statementCalls } from './codegen/ast-to-ir';
+import { AstToIr, statementCalls, visitLoops } from './codegen/ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './codegen/block-generator';
 import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './codegen/live-outs';
 import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './codegen/mapped-accesses';
@@ -73,6 +74,14 @@ export const rtcCheckFunctionsOption: PassOption = {
   name: 'rtc-check-functions',
   description: 'compute each run-time check in a noinline function of its own (tsopt.check.<function>.scopN), so what the check executes can be counted in the final code (bench/check-cost.ts); costs a call per check',
 };
+export const parallelOption: PassOption = {
+  name: 'parallel',
+  description: 'run the outermost loops of each fast path that carry no dependence on the threads of the OpenMP runtime (GOMP_parallel; link with -fopenmp; the thread count from OMP_NUM_THREADS); serially inside a parallel region or below --parallel-min-work (default false)',
+};
+export const parallelMinWorkOption: PassOption = {
+  name: 'parallel-min-work',
+  description: 'statement instances per thread (estimated at run time from the iteration domains) below which a parallel loop runs serially (default 100000)',
+};
 export const codegenMaxOperationsOption: PassOption = {
   name: 'codegen-max-operations',
   description: 'isl operations allowed per SCoP for the check and the AST, a step of --scop-max-operations (default 1000000, 0 = no limit)',
@@ -99,6 +108,8 @@ export interface VersionedScop {
   readonly interchangeRefused: readonly string[];
   /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
   readonly rerolledLoops: number;
+  /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
+  readonly ompLoops: readonly { readonly loop: string; readonly why?: string }[];
 }
 
 class NotVersioned extends Error {}
@@ -136,24 +147,17 @@ function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly R
   }
   const byName = new Map(model.statements.map((s) => [s.name, s] as const));
   const out = new Set<AstNodeTree>();
-  const visit = (n: AstNodeTree): void => {
-    if (n.kind === 'for') {
-      const it = n.iterator.kind === 'id' ? n.iterator.name : '';
-      const calls = statementCalls(n.body);
-      const ok = calls.length > 0 && calls.every((c) => {
-        const st = byName.get(c.name);
-        const m = c.args.findIndex((a) => a.kind === 'id' && a.name === it);
-        return st !== undefined && m >= 0 && parallel.has(st.loops[m]!);
-      });
-      if (ok) out.add(n);
-      visit(n.body);
-    } else if (n.kind === 'block') n.children.forEach(visit);
-    else if (n.kind === 'if') {
-      visit(n.then);
-      if (n.else) visit(n.else);
-    } else if (n.kind === 'mark') visit(n.node);
-  };
-  visit(ast);
+  visitLoops(ast, (n) => {
+    const it = n.iterator.kind === 'id' ? n.iterator.name : '';
+    const calls = statementCalls(n.body);
+    const ok = calls.length > 0 && calls.every((c) => {
+      const st = byName.get(c.name);
+      const m = c.args.findIndex((a) => a.kind === 'id' && a.name === it);
+      return st !== undefined && m >= 0 && parallel.has(st.loops[m]!);
+    });
+    if (ok) out.add(n);
+    return true;
+  });
   return out;
 }
 
@@ -165,6 +169,9 @@ interface VersioningOptions {
   /** --rtc-check-functions: each check in a function of its own (runtime-checks/outline.ts). */
   readonly checkFunctions: boolean;
   readonly interchange: boolean;
+  /** --parallel: outermost parallel loops on OpenMP's threads (codegen/parallel-loop.ts), with the work per thread below which they run serially. */
+  readonly parallel: boolean;
+  readonly parallelMinWork: number;
 }
 
 /** `location`: the SCoP's location in the input (the model's, unless it was rebuilt on changed IR). */
@@ -179,6 +186,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   let ast: AstNodeTree;
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
   let rolled: RerolledLoop[];
+  let extents: Map<string, AstExprTree[]>;
   // Column walks: the outer loop innermost (polyhedral/interchange.ts), planned under a quota of
   // its own (isl failing there keeps the original order); the new schedule lives until the AST is built.
   const interchange = o.interchange ? withInterchangePlan(model, o.maxOperations, (plan) => ({ ...plan, schedule: plan.schedule?.keep() })) : undefined;
@@ -187,7 +195,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     throw new NotVersioned(model.budget.reason());
   }
   try {
-    [parts, ast, mapped, rolled] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
+    [parts, ast, mapped, rolled, extents] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
         const plans = planMappedAccesses(model);
@@ -201,7 +209,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
         // { Stmt_S[i...] -> [t0, ...] } restricted to the domains: the original order, or the interchanged one.
         const schedule = (interchange?.schedule ?? model.schedule).intersectDomain(domains);
         const tree = readAstNode(AstBuild.fromContext(model.context).nodeFromScheduleMap(schedule));
-        return [p, tree, plans, rerolls] as const;
+        return [p, tree, plans, rerolls, o.parallel ? domainExtents(model) : new Map<string, AstExprTree[]>()] as const;
       }),
     );
   } catch (e) {
@@ -296,7 +304,10 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
       else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
     };
     const fb = new IrBuilder(fastEntry);
+    const candidates = o.parallel ? parallelCandidates(ast, parallel) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
+    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork);
     const gen = new AstToIr(fb, {
+      parallel: par.hook,
       parameter: lookup64,
       statement: (name, args, builder, enclosing) => {
         const roll = rolledByName.get(name);
@@ -335,6 +346,11 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     // this function was versioned may name a definition that no longer dominates this SCoP.
     checkOperandsDominate(fn, pred, [...made, ...generated], liveOuts.hoisted);
     mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
+    // Once the fast path is complete: what reads its scalar slots after a parallel loop is known.
+    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}) }));
+    if (o.parallel && candidates.size === 0) {
+      omp.push({ loop: '(none)', why: parallel.size === 0 ? 'every loop of the fast path carries a dependence' : 'no loop without a dependence has bounds known before it runs' });
+    }
     // Wire: pred → check → (fast | original).
     b.positionAtEnd(check).condBr(cond, fastEntry, entry);
     outlined?.eraseUnused();
@@ -348,7 +364,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     ctx.log.debug({ function: fn.name, scop: location, runtimeCheck }, 'versioned');
     return {
       function: fn.name, location, runtimeCheck,
-      parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length,
+      parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length, ompLoops: omp,
       interchanged: (interchange?.nests ?? []).map((n) => nestLabel(model, n)),
       interchangeRefused: (interchange?.refused ?? []).map((r) => `${nestLabel(model, r)}: ${r.why}`),
     };
@@ -361,6 +377,18 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     if (e instanceof UnsupportedCodeError || e instanceof NotExpandableError) throw new NotVersioned(e.message);
     throw e;
   }
+}
+
+/** The label of the model loop an AST loop runs (through the statements it runs), or its iterator. */
+function astLoopLabel(node: Extract<AstNodeTree, { kind: 'for' }>, model: ScopModel): string {
+  const it = node.iterator.kind === 'id' ? node.iterator.name : '';
+  for (const call of statementCalls(node.body)) {
+    const st = model.statements.find((s) => s.name === call.name);
+    const m = call.args.findIndex((a) => a.kind === 'id' && a.name === it);
+    const loop = st && m >= 0 ? st.loops[m] : undefined;
+    if (loop) return model.loopLabels.get(loop) ?? it;
+  }
+  return it;
 }
 
 /** What code after the SCoP needs from it (codegen/live-outs.ts), or why it cannot be given. */
@@ -522,7 +550,7 @@ function undo(blocks: readonly BasicBlock[]): void {
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
-  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption, parallelOption, parallelMinWorkOption],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
     const wantStats = booleanOption(ctx, rtcStatsOption, false);
@@ -533,6 +561,8 @@ export const versioningPass: ModulePass = {
       reroll: booleanOption(ctx, rerollOption, true),
       checkFunctions: booleanOption(ctx, rtcCheckFunctionsOption, false),
       interchange: booleanOption(ctx, interchangeOption, true),
+      parallel: booleanOption(ctx, parallelOption, false),
+      parallelMinWork: nonNegativeIntegerOption(ctx, parallelMinWorkOption, 100_000),
     };
     let index = 0;
     let changed = false;
@@ -569,7 +599,7 @@ export const versioningPass: ModulePass = {
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location,
             fields: {
-              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops,
+              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`) } : {}),
               interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), fastPathFrom: source.from, ...islSpending(model),
             },
           });
