@@ -267,7 +267,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     const combined = all.length === 0 ? constInt(intType(1), 1) : all.map((x) => x.value).reduce((x, y) => b.and(x, y));
     outlined = o.checkFunctions ? outlineCheck(module, check, combined, checkFunctionName(fn, index)) : undefined;
     const cond = outlined?.value ?? combined;
-    o.stats?.instrument(b, fn, location, index, cond, all);
+    o.stats?.instrument(b, fn, location, index, cond, all, o.parallel ? ['parallel'] : []);
     const params64 = new Map<string, Value>();
     const lookup64 = (name: string): Value => {
       let v = params64.get(name);
@@ -305,7 +305,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     };
     const fb = new IrBuilder(fastEntry);
     const candidates = o.parallel ? parallelCandidates(ast, parallel) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
-    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork);
+    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'));
     const gen = new AstToIr(fb, {
       parallel: par.hook,
       parameter: lookup64,

@@ -17,6 +17,8 @@ const i8p = pointerTo(i8);
 
 interface Counted {
   readonly index: number;
+  /** Counters after the check's (`count` bumps them by name), at the end of the array. */
+  readonly extra: readonly string[];
   readonly counters: GlobalVariable;
   readonly line: string;
   readonly n: number;
@@ -40,9 +42,12 @@ export class RtcStats {
     return g;
   }
 
-  /** Counts this run of the check at the builder's position (the check block, before its branch). */
-  instrument(b: IrBuilder, fn: IrFunction, location: string, index: number, cond: Value, parts: readonly { label: string; value: Value }[]): void {
-    const n = 2 + parts.length;
+  /**
+   * Counts this run of the check at the builder's position (the check block, before its branch).
+   * `extra` names further counters of the SCoP, bumped where `count` is called (`parallel`: runs on several threads).
+   */
+  instrument(b: IrBuilder, fn: IrFunction, location: string, index: number, cond: Value, parts: readonly { label: string; value: Value }[], extra: readonly string[] = []): void {
+    const n = 2 + parts.length + extra.length;
     const t = arrayOf(i64, n);
     const counters = addGlobalVariable(this.m, `tsopt.rtc.${index}`, t, { prefix: 'internal', suffix: ', align 8' });
     setInitializer(counters, zeroInitializer(t));
@@ -54,8 +59,18 @@ export class RtcStats {
     bump(0, cond);
     bump(1, not(cond));
     parts.forEach((part, k) => bump(2 + k, not(part.value)));
-    const fields = ['fast=%llu', 'slow=%llu', ...parts.map((p) => `${p.label.replace(/%/g, '%%').replace(/\s+/g, '')}-failed=%llu`)];
-    this.scops.push({ index, counters, n, line: `tsopt-rtc: ${fn.name} ${location.replace(/%/g, '%%')} scop${index}: ${fields.join(' ')}\n` });
+    const fields = ['fast=%llu', 'slow=%llu', ...parts.map((p) => `${p.label.replace(/%/g, '%%').replace(/\s+/g, '')}-failed=%llu`), ...extra.map((x) => `${x}=%llu`)];
+    this.scops.push({ index, extra, counters, n, line: `tsopt-rtc: ${fn.name} ${location.replace(/%/g, '%%')} scop${index}: ${fields.join(' ')}\n` });
+  }
+
+  /** Adds one to SCoP `index`'s counter `name` (one of `instrument`'s `extra`) at the builder's position. */
+  count(b: IrBuilder, index: number, name: string): void {
+    const s = this.scops.find((c) => c.index === index);
+    const k = s?.extra.indexOf(name) ?? -1;
+    if (!s || k < 0) throw new Error(`rtc-stats: SCoP ${index} has no counter ${name}`);
+    const t = arrayOf(i64, s.n);
+    const p = b.gep(t, s.counters, [constInt(i64, 0), constInt(i64, s.n - s.extra.length + k)]);
+    b.store(b.add(b.load(i64, p, undefined, 8), constInt(i64, 1)), p, 8);
   }
 
   /** Drops SCoP `index`'s counters: its fast path was not generated after all (the check block, their only user, is gone). */

@@ -94,9 +94,13 @@ export interface ParallelCodegen {
 
 /**
  * Parallel code generation for the fast path of SCoP `index` of `fn`. `candidates`: the loops to
- * run in parallel; `extents`: `domainExtents`; `param64`: a parameter's i64 value (it dominates the fast path).
+ * run in parallel; `extents`: `domainExtents`; `param64`: a parameter's i64 value (it dominates the
+ * fast path); `onFork`: code to run before each start of a team (--rtc-stats counts them).
  */
-export function parallelCodegen(module: Module, fn: IrFunction, index: number, candidates: ReadonlySet<ForNode>, extents: ReadonlyMap<string, readonly AstExprTree[]>, param64: (name: string) => Value, minWork: number): ParallelCodegen {
+export function parallelCodegen(
+  module: Module, fn: IrFunction, index: number, candidates: ReadonlySet<ForNode>, extents: ReadonlyMap<string, readonly AstExprTree[]>,
+  param64: (name: string) => Value, minWork: number, onFork: (b: IrBuilder) => void,
+): ParallelCodegen {
   const regions: PendingRegion[] = [];
   const runtime = (name: string, ret: typeof i32): IrFunction => getOrInsertFunction(module, name, functionType(ret, []));
   const hook = (node: ForNode): ParallelLoopHooks | undefined => {
@@ -148,7 +152,7 @@ export function parallelCodegen(module: Module, fn: IrFunction, index: number, c
       keepInline(r);
       return { loop: r.node, why };
     }
-    outlineRegion(module, fn, r, slots, `tsopt.par.${fn.name}.scop${index}.${k}`);
+    outlineRegion(module, fn, r, slots, `tsopt.par.${fn.name}.scop${index}.${k}`, onFork);
     return { loop: r.node };
   });
   return { hook, outline };
@@ -211,7 +215,7 @@ function eraseDead(values: Value[]): void {
  * GOMP_parallel, or directly when `r.serial` holds. Values from outside the region travel in a
  * struct at %data; scalar slots the region writes get a slot per thread.
  */
-function outlineRegion(module: Module, fn: IrFunction, r: PendingRegion, slots: ReadonlySet<Instruction>, name: string): void {
+function outlineRegion(module: Module, fn: IrFunction, r: PendingRegion, slots: ReadonlySet<Instruction>, name: string, onFork: (b: IrBuilder) => void): void {
   const inside = regionSet(r);
   const inRegion = (i: Instruction): boolean => i.parent !== undefined && inside.has(i.parent);
   const inputs: Value[] = [];
@@ -253,7 +257,9 @@ function outlineRegion(module: Module, fn: IrFunction, r: PendingRegion, slots: 
   fb.positionAtEnd(serialCall).call(sub, [raw]);
   fb.br(r.done);
   const gomp = getOrInsertFunction(module, 'GOMP_parallel', functionType(voidType, [pointerTo(functionType(voidType, [i8p])), i8p, i32, i32]));
-  fb.positionAtEnd(parallelCall).call(gomp, [sub, raw, constInt(i32, 0), constInt(i32, 0)]);
+  fb.positionAtEnd(parallelCall);
+  onFork(fb);
+  fb.call(gomp, [sub, raw, constInt(i32, 0), constInt(i32, 0)]);
   fb.br(r.done);
 
   // In sub: read the inputs, make the private slots, then the region's blocks; its end returns.

@@ -41,8 +41,19 @@ test('tscc -fopenmp: parallel loops on OpenMP\'s threads, output as clang -O3 -f
   // At this size jacobi's sweeps are below the default work per thread and run serially; with no
   // minimum every parallel loop forks, odd trip counts split unevenly.
   const eager = path.join(work, 'omp-eager');
-  tscc(['-O3', '-fopenmp', source, '-o', eager], '--verify-each --parallel-min-work=0');
+  tscc(['-O3', '-fopenmp', source, '-o', eager], '--verify-each --parallel-min-work=0 --rtc-stats');
   for (const threads of [2, 3, 4]) expect(run(eager, threads)).toBe(want);
+  // --rtc-stats counts the teams started: mm's top-level call forks once, its four calls from the
+  // program's own parallel region never (they run serially on their threads); jacobi's two
+  // sweeps fork at each of its 5 steps; prefix's loop is serial; with one thread nothing forks.
+  const forks = (threads: number): Record<string, string> => {
+    const r = spawnSync(eager, ['97'], { env: { ...process.env, OMP_NUM_THREADS: String(threads) }, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('tsopt-rtc: '));
+    return Object.fromEntries(lines.map((l) => [l.split(' ')[1], / parallel=(\d+)/.exec(l)![1]]));
+  };
+  expect(forks(2)).toMatchObject({ mm: '1', jacobi: '10', rowsum: '1', prefix: '0' });
+  expect(forks(1)).toMatchObject({ mm: '0', jacobi: '0', rowsum: '0', prefix: '0' });
 
   const functions = (JSON.parse(fs.readFileSync(report, 'utf8')) as { functions: { name: string; scops: Scop[] }[] }).functions;
   const scop = (fn: string): Scop => functions.find((f) => f.name === fn)!.scops[0]!;
