@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { measureCheckCost, type CheckCost } from './check-cost';
 import { BASELINE, FAMILY_LEVEL, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
+import { formatSeconds } from './report';
 
 const root = path.resolve(__dirname, '..', '..');
 export const TSCC_JS = path.join(root, 'bin', 'tscc.js');
@@ -287,7 +288,10 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
       if (band) Object.assign(res, band);
     }
     const summary = opts.variants
-      .map((v) => `${v.name} ${variants[v.name].status === 'ok' ? `${variants[v.name].median?.toFixed(4)}s` : variants[v.name].status}`)
+      .map((v) => {
+        const r = variants[v.name];
+        return `${v.name} ${r.status === 'ok' && r.median !== undefined ? formatSeconds(r.median) : r.status}`;
+      })
       .join(', ');
     opts.progress(`${where}: ${summary}`);
     const result: ProgramResult = { name: p.name, variants };

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { splitFlags } from '../cli/tscc';
+import { splitTsoptFlags } from '../cli/tscc-env';
 
 const TSOPT_JS = path.resolve(__dirname, '..', '..', 'bin', 'tsopt.js');
 
@@ -58,7 +58,7 @@ export function compileWithPipe(c: PipeCommand, tsoptFlags: readonly string[]): 
 
 if (require.main === module) {
   try {
-    compileWithPipe(parsePipeCommand(process.argv.slice(2)), splitFlags(process.env.TSOPT_FLAGS));
+    compileWithPipe(parsePipeCommand(process.argv.slice(2)), splitTsoptFlags(process.env.TSOPT_FLAGS));
   } catch (e) {
     process.stderr.write(`pipe-cc: error: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;

@@ -7,7 +7,18 @@ import { BASELINE, formatBand, formatP, type SignTestRule } from './noise';
 
 export interface BenchRun {
   date: string;
-  dataset: string;
+  /** PolyBench's and uBLAS's dataset; null when the run had neither suite. */
+  dataset: string | null;
+  /** --tiny: our kernels timed at their test sizes. */
+  tiny?: boolean;
+  /** Per suite and program, the size it was timed at (its size defines and arguments). */
+  sizes?: Record<string, Record<string, string>>;
+  /** os.loadavg() (1, 5, 15 minutes) at the start and the end, and the cores. */
+  load?: { cores: number; start: number[]; end: number[] };
+  /** Versions: tsopt, llvm, isl, node and each variant's compiler (its --version's first line). */
+  tools?: Record<string, string>;
+  /** What makes the timings doubtful (a busy machine); printed on stderr too. */
+  warnings?: string[];
   repeat: number;
   /** The sign test's rule for this run: level, comparisons, threshold, rounds needed (bench/noise.ts). */
   statistics?: SignTestRule;
@@ -59,7 +70,7 @@ export function toSvg(run: BenchRun): string {
   const height = 50 + run.suites.length * panelH;
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="DejaVu Sans, sans-serif" font-size="11">`);
   out.push(`<rect width="${width}" height="${height}" fill="white"/>`);
-  out.push(`<text x="${left}" y="20" font-size="14" font-weight="bold">Speedup over clang-14 -O3 -march=native (median of ${run.repeat} interleaved runs)</text>`);
+  out.push(`<text x="${left}" y="20" font-size="14" font-weight="bold">Speedup over clang-14 -O3 -march=native (median of ${run.repeat} interleaved runs; log scale)</text>`);
   shown.forEach((v, i) => {
     const x = left + i * 130;
     out.push(`<rect x="${x}" y="30" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/>`);
@@ -67,16 +78,26 @@ export function toSvg(run: BenchRun): string {
   });
   run.suites.forEach((suite, si) => {
     const top = 60 + si * panelH;
-    const speedups = suite.programs.flatMap((p) => shown.map((v) => Math.max(p.variants[v.name]?.speedup ?? 0, p.variants[v.name]?.spread?.[1] ?? 0)));
-    const maxS = Math.max(1.5, ...speedups, ...shown.map((v) => suite.geomean[v.name] ?? 0));
-    const yMax = Math.ceil(maxS * 2) / 2;
-    const y = (s: number) => top + 20 + plotH - (s / yMax) * plotH;
+    // A log axis: 2x faster and 2x slower are as far from 1 (clang -O3), and one 6x bar does not
+    // flatten the others. The axis spans powers of two around every bar and whisker.
+    const values = [
+      ...suite.programs.flatMap((p) => shown.flatMap((v) => {
+        const r = p.variants[v.name];
+        return [r?.speedup, ...(r?.spread ?? [])];
+      })),
+      ...shown.map((v) => suite.geomean[v.name]),
+    ].filter((x): x is number => x !== undefined && x > 0);
+    const lo = Math.min(-1, Math.floor(Math.log2(Math.min(...values, 1))));
+    const hi = Math.max(1, Math.ceil(Math.log2(Math.max(...values, 1))));
+    const y = (s: number) => top + 20 + plotH - ((Math.log2(s) - lo) / (hi - lo)) * plotH;
     out.push(`<text x="${left}" y="${top + 10}" font-size="13" font-weight="bold">${esc(suite.name)}</text>`);
-    for (let t = 0; t <= yMax + 1e-9; t += yMax > 4 ? 1 : 0.5) {
+    for (let e = lo; e <= hi; e++) {
+      const t = 2 ** e;
       out.push(`<line x1="${left}" x2="${width - 10}" y1="${y(t)}" y2="${y(t)}" stroke="#ddd"/>`);
-      out.push(`<text x="${left - 6}" y="${y(t) + 4}" text-anchor="end">${t.toFixed(1)}</text>`);
+      out.push(`<text x="${left - 6}" y="${y(t) + 4}" text-anchor="end">${t >= 1 ? t : `1/${2 ** -e}`}x</text>`);
     }
-    out.push(`<line x1="${left}" x2="${width - 10}" y1="${y(1)}" y2="${y(1)}" stroke="#333" stroke-dasharray="4 3"/>`);
+    out.push(`<line x1="${left}" x2="${width - 10}" y1="${y(1)}" y2="${y(1)}" stroke="#333" stroke-width="1.5"/>`);
+    out.push(`<text x="${width - 12}" y="${y(1) - 4}" text-anchor="end" fill="#333">1x = clang -O3</text>`);
     const groups = [...suite.programs.map((p) => ({ name: p.name, values: shown.map((v) => p.variants[v.name]) })),
       { name: 'geomean', values: shown.map((v): VariantResult => ({ speedup: suite.geomean[v.name], status: 'ok', times: [] })) }];
     groups.forEach((g, gi) => {
@@ -84,19 +105,21 @@ export function toSvg(run: BenchRun): string {
       g.values.forEach((r, vi) => {
         const x = gx + vi * barW;
         if (r?.speedup !== undefined) {
-          out.push(`<rect x="${x}" y="${y(r.speedup)}" width="${barW - 2}" height="${y(0) - y(r.speedup)}" fill="${COLORS[vi % COLORS.length]}"><title>${esc(`${g.name} ${shown[vi].name}: ${formatBand(r.speedup, r)}`)}</title></rect>`);
+          // Bars grow from 1: up when faster than clang -O3, down when slower.
+          const [y0, y1] = [y(Math.max(r.speedup, 1)), y(Math.min(r.speedup, 1))];
+          out.push(`<rect x="${x}" y="${y0}" width="${barW - 2}" height="${Math.max(y1 - y0, 1)}" fill="${COLORS[vi % COLORS.length]}"><title>${esc(`${g.name} ${shown[vi].name}: ${formatBand(r.speedup, r)}`)}</title></rect>`);
           // The per-round band (bench/noise.ts) as a whisker over the bar.
           if (r.spread) {
             const cx = x + (barW - 2) / 2;
             out.push(`<line x1="${cx}" x2="${cx}" y1="${y(r.spread[0])}" y2="${y(r.spread[1])}" stroke="#222"/>`);
           }
         } else {
-          // A failed variant: a red cross at the base line instead of a bar.
-          out.push(`<text x="${x + 1}" y="${y(0) - 2}" fill="#c00" font-size="10">x</text>`);
+          // A failed variant: a red cross on the 1x line instead of a bar.
+          out.push(`<text x="${x + 1}" y="${y(1) + 4}" fill="#c00" font-size="10">x</text>`);
         }
       });
       const lx = gx + (shown.length * barW) / 2;
-      out.push(`<text transform="translate(${lx},${y(0) + 10}) rotate(45)" font-weight="${g.name === 'geomean' ? 'bold' : 'normal'}">${esc(g.name)}</text>`);
+      out.push(`<text transform="translate(${lx},${top + 20 + plotH + 10}) rotate(45)" font-weight="${g.name === 'geomean' ? 'bold' : 'normal'}">${esc(g.name)}</text>`);
     });
   });
   out.push('</svg>');
@@ -152,34 +175,51 @@ export function slowerLine(run: BenchRun, suite: SuiteResult): string {
   return `slower than clang -O3 beyond noise${how}: ${slower.length > 0 ? slower.join(', ') : 'none'}${note}`;
 }
 
+/** A time in three significant digits and a unit a person reads at a glance: `2.06s`, `41.3ms`, `850us`. */
+export function formatSeconds(s: number): string {
+  if (s >= 1) return `${s.toFixed(2)}s`;
+  if (s >= 1e-3) return `${(s * 1e3).toPrecision(3)}ms`;
+  return `${(s * 1e6).toPrecision(3)}us`;
+}
+
+/** Rows of cells as columns, each as wide as its widest cell, two spaces apart. */
+function columns(rows: readonly string[][]): string[] {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, c.length)));
+  return rows.map((r) => r.map((c, k) => c.padEnd(widths[k]! + 2)).join('').trimEnd());
+}
+
 /**
- * The table printed at the end: one row per program; per variant its median, its speedup over
- * clang -O3 (`1.20x`: 1.2 times as fast), the band of the per-round speedups (`[1.120-1.310]`)
- * and the sign test's p-value for slower (`p=0.00098`, bench/noise.ts), marked `<` when the
- * variant is slower than clang -O3 beyond noise (that p below the run's threshold); then
- * tsopt's variants' speedup over Polly, and the check's cost (instructions, and their share of
- * the kernel's). Last, per suite, the variants slower than clang -O3 beyond noise.
+ * The table printed at the end: one row per program; clang -O3's median time, then each other
+ * variant's speedup over it (`1.20x`: 1.2 times as fast), marked `<` when slower than clang -O3
+ * beyond noise (bench/noise.ts); tsopt's variants' speedup over Polly; the check's cost
+ * (instructions, and their share of the kernel's). Last, per suite, the geometric means and the
+ * variants slower beyond noise with their bands and p-values. Each variant's band of per-round
+ * speedups and p-values for every program are in results.csv.
  */
 export function toTable(run: BenchRun): string {
   const lines: string[] = [];
   const ours = run.variants.filter((v) => v.name === 'tscc' || v.name === 'pipe');
-  const pad = (cells: string[]) => cells.map((s, k) => s.padEnd(k === 0 ? 22 : k <= run.variants.length ? 42 : 17)).join('').trimEnd();
-  lines.push(`per variant: median, speedup over clang -O3 [min-max of the rounds' speedups] p = sign test's p-value for slower; < slower beyond noise${run.statistics ? ` (${ruleText(run.statistics)})` : ''}`);
+  const others = run.variants.filter((v) => v.name !== BASELINE);
+  lines.push(`speedup over clang -O3 (median of ${run.repeat} round${run.repeat === 1 ? '' : 's'}); < slower beyond noise${run.statistics ? ` (sign test, ${ruleText(run.statistics)})` : ''}; bands and p-values: results.csv`);
   for (const suite of run.suites) {
     lines.push(`\n${suite.name}`);
-    lines.push(pad(['program', ...run.variants.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), 'check (share)']));
+    const rows: string[][] = [['program', BASELINE, ...others.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), 'check (share)']];
     for (const p of suite.programs) {
-      const cells = run.variants.map((v) => {
+      const base = p.variants[BASELINE];
+      const baseCell = base?.status === 'ok' && base.median !== undefined ? formatSeconds(base.median) : base?.status ?? '-';
+      const cells = others.map((v) => {
         const r = p.variants[v.name];
         if (!r || r.status !== 'ok') return r?.status ?? '-';
-        const speedup = r.speedup === undefined || v.name === BASELINE ? '' : `${formatBand(r.speedup, r)}${r.pSlower === undefined ? '' : ` p=${formatP(r.pSlower)}`}`;
-        return `${r.median?.toPrecision(3)}s ${speedup}${r.verdict === 'slower' ? ' <' : ''}`.trimEnd();
+        return r.speedup === undefined ? '-' : `${r.speedup.toFixed(2)}x${r.verdict === 'slower' ? ' <' : ''}`;
       });
       const vsPolly = ours.map((v) => p.variants[v.name]?.vsPolly?.toFixed(2).concat('x') ?? '-');
-      lines.push(pad([p.name, ...cells, ...vsPolly, checkCostCell(p.checkCost)]));
+      rows.push([p.name, baseCell, ...cells, ...vsPolly, checkCostCell(p.checkCost)]);
     }
-    lines.push(pad(['geomean', ...run.variants.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')]));
+    rows.push(['geomean', '', ...others.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')]);
+    lines.push(...columns(rows));
     lines.push(slowerLine(run, suite));
   }
+  for (const w of run.warnings ?? []) lines.push(`\nwarning: ${w}`);
   return lines.join('\n') + '\n';
 }

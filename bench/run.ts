@@ -1,24 +1,16 @@
-// `npm run bench -- …`: PolyBench/C, uBLAS and our own kernels, four compilers each.
-//   --polybench DIR     a PolyBench/C 4.2.1 checkout (suites polybench and polybench-vla)
-//   --ublas             our Boost uBLAS gemm, 2mm, covariance, correlation (bench/ublas)
-//   --kernels-dir DIR   our C kernels (test/kernels): medians and ratios vs clang -O3 and Polly
-//   --dataset NAME      MINI SMALL MEDIUM LARGE EXTRALARGE (default LARGE); --tiny: kernels at their test sizes
-//   --kernels a,b       only these programs;  --out DIR (default bench-results)
-//   --repeat N          rounds (default: the fewest whose sign test can call a difference with the
-//                       run's number of comparisons, bench/noise.ts; 11 for 18 kernels x 3 variants)
-//   --variant NAME=CMD  an extra variant (e.g. `--variant o2="clang-14 -O2"`); --only-variants a,b
-//   --no-vla            skip the C99-VLA PolyBench suite
-//   --check-cost        also count the run-time checks' executed instructions (callgrind at the bench
-//                       sizes: slow, about 80 min for test/kernels; bench/check-cost.ts)
+// `npm run bench -- …`: PolyBench/C, uBLAS and our own kernels, four compilers each
+// (`npm run bench -- --help` for the options).
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import yargs from 'yargs';
 import { hasCallgrind } from './check-cost';
 import { BASELINE, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, SuiteResult, Tolerance, Variant } from './harness';
 import { FAMILY_LEVEL, signTestRule } from './noise';
 import { BenchRun, toTable, writeReports } from './report';
 import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
+import { loadReading, loadWarning, toolVersions } from './run-facts';
 
 interface Options {
   polybench?: string;
@@ -36,37 +28,66 @@ interface Options {
   checkCost: boolean;
 }
 
-const USAGE = 'usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR)... [--dataset LARGE] [--kernels a,b] [--repeat N] [--out DIR] [--variant NAME=CMD] [--only-variants a,b] [--no-vla] [--tiny] [--check-cost]';
+const DATASETS = ['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'];
 
-export function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { ublas: false, dataset: 'LARGE', out: 'bench-results', extraVariants: [], vla: true, tiny: false, checkCost: false };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].includes('=') && argv[i].startsWith('--') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
-      return v;
-    };
-    switch (flag) {
-      case '--polybench': o.polybench = path.resolve(value()); break;
-      case '--ublas': o.ublas = true; break;
-      case '--kernels-dir': o.kernelsDir = path.resolve(value()); break;
-      case '--dataset': o.dataset = value().toUpperCase(); break;
-      case '--kernels': o.kernels = new Set(value().split(',').filter(Boolean)); break;
-      case '--repeat': o.repeat = Number(value()); break;
-      case '--out': o.out = path.resolve(value()); break;
-      case '--variant': o.extraVariants.push(parseVariant(value())); break;
-      case '--only-variants': o.onlyVariants = new Set(value().split(',')); break;
-      case '--no-vla': o.vla = false; break;
-      case '--tiny': o.tiny = true; break;
-      case '--check-cost': o.checkCost = true; break;
-      case '--no-check-cost': o.checkCost = false; break;
-      default: throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
-    }
+function parser(argv: readonly string[]) {
+  return yargs([...argv])
+    .scriptName('npm run bench --')
+    .usage('Usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR)... [options]\n\n'
+      + 'Builds each program with clang-14 -O3 (the baseline), Polly, gcc with Graphite, tscc and the pipe, checks that each\n'
+      + 'prints what clang -O3\'s build prints, times them in interleaved rounds, and writes results.json, results.csv,\n'
+      + 'chart.svg and chart.png (bench/README.md).')
+    .parserConfiguration({ 'camel-case-expansion': false, 'strip-dashed': false })
+    .option('polybench', { type: 'string', describe: 'a PolyBench/C 4.2.1 checkout (suites polybench and polybench-vla)' })
+    .option('ublas', { type: 'boolean', default: false, describe: 'our Boost uBLAS gemm, 2mm, covariance, correlation (bench/ublas)' })
+    .option('kernels-dir', { type: 'string', describe: 'our C kernels (test/kernels)' })
+    .option('dataset', { type: 'string', default: 'LARGE', describe: `PolyBench and uBLAS size: ${DATASETS.join(' ')}` })
+    .option('tiny', { type: 'boolean', default: false, describe: 'time our kernels at their test sizes (a smoke run)' })
+    .option('kernels', { type: 'string', describe: 'only these programs (a,b,c)' })
+    .option('repeat', { type: 'number', describe: "rounds (default: the fewest whose sign test can call a difference with the run's number of comparisons, bench/noise.ts)" })
+    .option('out', { type: 'string', default: 'bench-results', describe: 'directory for the reports' })
+    .option('variant', { type: 'string', array: true, default: [] as string[], describe: 'an extra variant NAME=CMD (e.g. o2="clang-14 -O2"), repeatable' })
+    .option('only-variants', { type: 'string', describe: 'only these variants (a,b) besides clang' })
+    .option('vla', { type: 'boolean', default: true, describe: 'also the C99-VLA PolyBench suite (--no-vla: skip it)' })
+    .option('check-cost', { type: 'boolean', default: false, describe: "also count the run-time checks' executed instructions (callgrind at the bench sizes: slow, about 80 min for test/kernels; bench/check-cost.ts)" })
+    .strict()
+    .exitProcess(false)
+    .showHelpOnFail(false)
+    .fail((msg, err) => {
+      throw err ?? new Error(`${msg} (see --help)`);
+    })
+    .version(false)
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(120, process.stdout.columns ?? 120));
+}
+
+/** The options, or undefined when --help already printed the usage. */
+export function parseOptions(argv: readonly string[]): Options | undefined {
+  const a = parser(argv).parseSync();
+  if (a.help === true) return undefined;
+  const last = <T>(v: T | T[]): T => (Array.isArray(v) ? (v.at(-1) as T) : v);
+  const list = (v: string | undefined) => (v === undefined ? undefined : new Set(v.split(',').filter(Boolean)));
+  const o: Options = {
+    polybench: a.polybench === undefined ? undefined : path.resolve(last(a.polybench)),
+    ublas: a.ublas,
+    kernelsDir: a['kernels-dir'] === undefined ? undefined : path.resolve(last(a['kernels-dir'])),
+    dataset: last(a.dataset).toUpperCase(),
+    kernels: list(a.kernels === undefined ? undefined : last(a.kernels)),
+    repeat: a.repeat === undefined ? undefined : last(a.repeat),
+    out: path.resolve(last(a.out)),
+    extraVariants: a.variant.map((v) => parseVariant(String(v))),
+    onlyVariants: list(a['only-variants'] === undefined ? undefined : last(a['only-variants'])),
+    vla: a.vla,
+    tiny: a.tiny,
+    checkCost: a['check-cost'],
+  };
+  for (const flag of ['polybench', 'kernels-dir', 'out'] as const) {
+    if (a[flag] !== undefined && last(a[flag] as string | string[]) === '') throw new Error(`--${flag} needs a directory (see --help)`);
   }
-  if (!['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'].includes(o.dataset)) throw new Error(`unknown dataset ${o.dataset}`);
+  if (!DATASETS.includes(o.dataset)) throw new Error(`unknown dataset ${o.dataset} (one of ${DATASETS.join(' ')})`);
   if (o.repeat !== undefined && (!Number.isInteger(o.repeat) || o.repeat < 1)) throw new Error('--repeat wants a positive integer');
-  if (!o.polybench && !o.ublas && !o.kernelsDir) throw new Error(USAGE);
+  if (!o.polybench && !o.ublas && !o.kernelsDir) throw new Error('nothing to run: give --polybench DIR, --ublas or --kernels-dir DIR (see --help)');
   return o;
 }
 
@@ -84,11 +105,16 @@ function gccGraphiteNote(): string {
 
 export function main(argv: readonly string[]): number {
   const o = parseOptions(argv);
+  if (o === undefined) return 0;
   let variants = [...standardVariants(), ...o.extraVariants];
   if (o.onlyVariants) variants = variants.filter((v) => v.name === BASELINE || o.onlyVariants!.has(v.name));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-bench-'));
   const progress = (line: string) => process.stderr.write(`${line}\n`);
-  const notes = [gccGraphiteNote(), `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores at the start`];
+  const loadAtStart = loadReading();
+  const notes = [gccGraphiteNote(), `load average ${loadAtStart.map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores at the start`];
+  const warnings: string[] = [];
+  const warnStart = loadWarning(loadAtStart, 'start');
+  if (warnStart) warnings.push(warnStart);
   const checkCost = o.checkCost && hasCallgrind();
   if (o.checkCost && !checkCost) notes.push('valgrind not found: check cost not measured');
   if (o.kernelsDir) {
@@ -111,9 +137,17 @@ export function main(argv: readonly string[]): number {
   for (const n of notes) progress(n);
   progress(`tolerances: PolyBench arrays |a-b| <= ${POLYBENCH_TOLERANCE.relative}*max(|a|,|b|) + ${POLYBENCH_TOLERANCE.absolute}; printed %.6e sums <= ${PRINTED_E_TOLERANCE.relative}*max(|a|,|b|)`);
   const suites: SuiteResult[] = planned.map((s) => runSuite(s.name, s.programs, { variants, repeat, work, progress, checkCost, tolerance: s.tolerance }));
+  const loadAtEnd = loadReading();
+  const warnEnd = loadWarning(loadAtEnd, 'end');
+  if (warnEnd) warnings.push(warnEnd);
   const run: BenchRun = {
     date: new Date().toISOString(),
-    dataset: o.dataset,
+    dataset: o.polybench || o.ublas ? o.dataset : null,
+    tiny: o.tiny,
+    sizes: Object.fromEntries(planned.map((s) => [s.name, Object.fromEntries(s.programs.map((p) => [p.name, programSize(p)]))])),
+    load: { cores: os.cpus().length, start: loadAtStart, end: loadAtEnd },
+    tools: toolVersions(variants),
+    warnings,
     repeat,
     statistics: judgeRun(suites),
     tolerances: { polybench: POLYBENCH_TOLERANCE, printed: PRINTED_E_TOLERANCE },
@@ -121,14 +155,21 @@ export function main(argv: readonly string[]): number {
     notes,
     suites,
   };
-  run.notes.push(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`);
+  run.notes.push(`load average ${loadAtEnd.map((x) => x.toFixed(1)).join(' ')} at the end`);
   const files = writeReports(run, o.out);
   process.stdout.write(toTable(run));
+  for (const w of warnings) process.stderr.write(`bench: warning: ${w}\n`);
   progress(`wrote ${files.join(', ')}`);
   fs.rmSync(work, { recursive: true, force: true });
   // Mismatches and build failures are results, not harness failures: exit 0, unless asked otherwise.
   const failed = suites.some((s) => s.programs.some((p) => Object.values(p.variants).some((r) => r.status !== 'ok')));
   return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+}
+
+/** The size a program was timed at: its size defines (PolyBench's dataset, uBLAS's N) and arguments. */
+function programSize(p: Program): string {
+  const defines = [...p.flags, ...p.timeFlags].filter((f) => /^-D\w*(DATASET|_N|SIZE)\w*/.test(f));
+  return [...defines, ...p.timeArgs].join(' ') || '(built-in)';
 }
 
 if (require.main === module) {

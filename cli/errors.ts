@@ -9,3 +9,14 @@ export class TsoptError extends Error {
     this.name = 'TsoptError';
   }
 }
+
+/**
+ * A bug in tsopt that it detected itself (a pass produced a module LLVM rejects): exit 2, like
+ * any other internal error, with the message as one line.
+ */
+export class TsoptBug extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TsoptBug';
+  }
+}

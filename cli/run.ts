@@ -9,7 +9,7 @@ import { booleanOption } from '../passes/pass';
 import { parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
 import { passRegistry } from '../passes/registry';
 import { TsoptError } from './errors';
-import { writeFileAtomically } from './atomic-write';
+import { prepareFile, type PreparedFile } from './atomic-write';
 import { createLogger, type LogFormat, type LogLevel } from './log';
 import { AnalysisManager } from '../passes/analysis-manager';
 import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './report';
@@ -165,16 +165,27 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       }
       postMs = elapsedMs() - postStart;
     }
-    stage('wrote output', () => (opts.output === STDIO ? io.writeStdout(out) : writeFileAtomically(opts.output, out)), () => ({
-      bytes: out.length,
-    }));
     const summary: RunSummary = { pipeline, postMs, totalMs: elapsedMs() };
+    let reportText: string | undefined;
     if (opts.report && inputReport) {
       const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs, optRemarks, fastPaths };
-      const text = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
-      if (opts.report.file === STDIO) io.writeStderr(text);
-      else writeFileAtomically(opts.report.file, text);
+      reportText = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
     }
+    // Every file is written under a temporary name before any is put in place: a report that
+    // cannot be written leaves no output behind, and the other way round.
+    const files: PreparedFile[] = [];
+    stage('wrote output', () => {
+      try {
+        if (reportText !== undefined && opts.report?.file !== STDIO) files.push(prepareFile((opts.report as { file: string }).file, reportText));
+        if (opts.output !== STDIO) files.push(prepareFile(opts.output, out));
+      } catch (e) {
+        for (const f of files) f.abort();
+        throw e;
+      }
+      for (const f of files) f.commit();
+      if (opts.output === STDIO) io.writeStdout(out);
+      if (reportText !== undefined && opts.report?.file === STDIO) io.writeStderr(reportText);
+    }, () => ({ bytes: out.length }));
     if (opts.printStats) {
       for (const [stat, n] of pipeline.stats) io.writeStderr(`tsopt: stat: ${stat} = ${n}\n`);
     }
@@ -196,19 +207,29 @@ export function execute(opts: RunOptions, io: CliIo): number {
     runTsopt(opts, io, createLogger(opts.logLevel, opts.logFormat, io.writeStderr));
     return 0;
   } catch (e) {
-    return reportFailure(e, io, inputLabel(opts.input));
+    return reportFailure(e, io, inputLabel(opts.input), opts.logFormat);
   }
 }
 
-export function reportFailure(e: unknown, io: CliIo, inputName?: string): number {
+/**
+ * The failure as one line on stderr, and its exit code: 1 for TsoptError, 2 for anything else
+ * (TsoptBug included). With `--log-format=json` the line is a pino record at level error, with
+ * `input` and `exitCode` fields, like the log lines before it.
+ */
+export function reportFailure(e: unknown, io: CliIo, inputName?: string, logFormat: LogFormat = 'text'): number {
   const oneLine = (message: string) => message.replace(/\s*\n\s*/g, ' ').trim();
-  if (e instanceof TsoptError) {
-    const where = e.input !== undefined ? `${e.input}: ` : '';
-    io.writeStderr(`tsopt: error: ${where}${oneLine(e.message)}\n`);
-    return 1;
-  }
+  const userError = e instanceof TsoptError;
   const err = e instanceof Error ? e : new Error(String(e));
-  io.writeStderr(`tsopt: internal error: ${inputName !== undefined ? `${inputName}: ` : ''}${oneLine(err.message)}\n`);
-  if (process.env.TSOPT_DEBUG) io.writeStderr(`${err.stack ?? ''}\n`);
-  return 2;
+  const input = userError ? (e as TsoptError).input ?? inputName : inputName;
+  const exitCode = userError ? 1 : 2;
+  const message = oneLine(err.message);
+  if (logFormat === 'json') {
+    const fields = { ...(input !== undefined ? { input } : {}), exitCode, kind: userError ? 'error' : 'internal error' };
+    createLogger('error', 'json', io.writeStderr).error(fields, message);
+  } else {
+    const where = userError ? ((e as TsoptError).input !== undefined ? `${(e as TsoptError).input}: ` : '') : input !== undefined ? `${input}: ` : '';
+    io.writeStderr(`tsopt: ${userError ? 'error' : 'internal error'}: ${where}${message}\n`);
+  }
+  if (!userError && process.env.TSOPT_DEBUG) io.writeStderr(`${err.stack ?? ''}\n`);
+  return exitCode;
 }

@@ -17,6 +17,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { POST_PIPELINE } from './post-pipeline';
+import { expandResponseFiles } from './response-files';
+import { checkTsoptFlags, splitTsoptFlags, tsccHelp, tsccVersion } from './tscc-env';
 import { codegenFlags, compileFlags, parseCommand, ParsedCommand, SourceInput } from './tscc-args';
 
 const TSOPT_JS = path.resolve(__dirname, '..', '..', 'bin', 'tsopt.js');
@@ -74,16 +76,6 @@ export function deferUnrolling(cmd: ParsedCommand): boolean {
  * unprofitable fast paths were dropped; 1.0x with these flags).
  */
 export const DEFER_UNROLLING = ['-mllvm', '-unroll-runtime=false', '-mllvm', '-unroll-allow-partial=false'];
-
-/** Splits TSOPT_FLAGS like a shell would for plain words and quoted strings. */
-export function splitFlags(text: string | undefined): string[] {
-  if (!text) return [];
-  const words: string[] = [];
-  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) words.push(m[1] ?? m[2] ?? m[3]);
-  return words;
-}
 
 /** clang's `-###` quoting: each argument in double quotes, `"`, `\` and `$` escaped with `\`. */
 function parseJobLine(line: string): string[] {
@@ -191,9 +183,24 @@ function compileSource(
   return 0;
 }
 
-function run(argv: readonly string[], env: Env): number {
+/**
+ * One tscc command. `given` is the command line as written (what pass-through commands hand to
+ * clang, response files and all); `argv` is it with its `@file`s expanded.
+ */
+function run(given: readonly string[], argv: readonly string[], env: Env, invokedAs: string): number {
   const cmd = parseCommand(argv);
-  if (cmd.passThrough !== undefined) return statusOf(exec(env.driver, argv));
+  if (cmd.passThrough === '--help' || cmd.passThrough === '-help') {
+    process.stdout.write(tsccHelp(invokedAs));
+    return statusOf(exec(env.driver, given));
+  }
+  if (cmd.passThrough === '--version') {
+    // clang's text first: build tools that identify the compiler read its first line.
+    const status = statusOf(exec(env.driver, given));
+    process.stdout.write(tsccVersion());
+    return status;
+  }
+  if (cmd.passThrough !== undefined) return statusOf(exec(env.driver, given));
+  checkTsoptFlags(env.tsoptFlags, postPipelineArgs(cmd));
   if (cmd.sources.some((s) => s.path === '-')) env.stdin = fs.readFileSync(0);
   const linking = !cmd.compileOnly && !cmd.assembly;
   if (!linking && cmd.output && cmd.sources.length > 1) {
@@ -237,17 +244,20 @@ function chooseDriver(argv: readonly string[], invokedAs: string): string {
 }
 
 export function runFromProcess(): void {
-  const argv = process.argv.slice(2);
-  const env: Env = {
-    driver: chooseDriver(argv, process.argv[1] ?? 'tscc'),
-    strict: process.env.TSCC_STRICT === '1',
-    tsoptFlags: splitFlags(process.env.TSOPT_FLAGS),
-  };
+  const given = process.argv.slice(2);
+  const invokedAs = path.basename(process.argv[1] ?? 'tscc').replace(/\.js$/, '');
   let status: number;
   try {
-    status = run(argv, env);
+    const argv = expandResponseFiles(given);
+    const env: Env = {
+      driver: chooseDriver(argv, invokedAs),
+      strict: process.env.TSCC_STRICT === '1',
+      tsoptFlags: splitTsoptFlags(process.env.TSOPT_FLAGS),
+    };
+    status = run(given, argv, env, invokedAs);
   } catch (e) {
-    process.stderr.write(`tscc: error: ${e instanceof Error ? e.message : String(e)}\n`);
+    const message = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`tscc: error: ${message.replace(/\s*\n\s*/g, ' ').trim()}\n`);
     status = 1;
   }
   process.exitCode = status;

@@ -1,10 +1,12 @@
 // The tsopt command line: flags (yargs) → RunOptions → runTsopt; errors as one line on stderr.
 import * as fs from 'node:fs';
 import yargs from 'yargs';
-import { version as VERSION } from '../package.json';
+import { IDENTITY_PIPELINE } from '../passes/pipeline';
 import { passRegistry } from '../passes/registry';
 import { TsoptError } from './errors';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './log';
+import { normalizeOptSpellings } from './opt-spellings';
+import { versionLine } from './versions';
 import { POST_PIPELINE } from './post-pipeline';
 import { execute, reportFailure, STDIO, type CliIo, type RunOptions } from './run';
 
@@ -25,15 +27,32 @@ const CLI_FLAGS = new Set([
   'log-level', 'log-format', 'verify-each', 'stats', 'help', 'h', 'version',
 ]);
 
+/**
+ * The passes, each with the names of its options, then every pass option once with its text and
+ * the passes that read it (several passes share the isl quotas).
+ */
 function passList(): string {
-  const width = Math.max(...[...passRegistry.keys()].map((n) => n.length), 4);
-  const rows = [...passRegistry.values()].map((p) => {
-    const options = (p.options ?? []).map((o) => `\n      --${o.name}=VALUE  ${o.description}`).join('');
-    return `  ${p.name.padEnd(width)}  ${p.description}${options}`;
+  const passes = [...passRegistry.values()];
+  const width = Math.max(...passes.map((p) => p.name.length), 4);
+  const rows = passes.map((p) => {
+    const options = (p.options ?? []).map((o) => `--${o.name}`).join(', ');
+    return `  ${p.name.padEnd(width)}  ${p.description}${options ? `\n  ${''.padEnd(width)}  options: ${options}` : ''}`;
   });
+  const options = new Map<string, { description: string; passes: string[] }>();
+  for (const p of passes) {
+    for (const o of p.options ?? []) {
+      const entry = options.get(o.name) ?? { description: o.description, passes: [] };
+      entry.passes.push(p.name);
+      options.set(o.name, entry);
+    }
+  }
+  const optionRows = [...options].map(([name, o]) => `  --${name}=VALUE\n      ${o.description} (read by ${o.passes.join(', ')})`);
   return [
-    'Passes (for --passes=a,b,c; `none` is the identity pipeline: parse, verify, print):',
+    'Passes (for --passes=a,b,c; `none` is the identity: parse, verify and print the module, with no post pipeline unless --post-pipeline is given):',
     ...rows,
+    '',
+    'Pass options (opt\'s single-dash spellings work too: -passes=versioning, -S, -o FILE):',
+    ...optionRows,
     '',
     'Example: clang-14 -O3 -fno-vectorize -fno-slp-vectorize -emit-llvm -c k.c -o - | tsopt | llc-14 -O3 -relocation-model=pic -filetype=obj -o k.o',
   ].join('\n');
@@ -73,7 +92,8 @@ function parser(args: string[]) {
     .fail((msg, err) => {
       throw err instanceof TsoptError ? err : new TsoptError(msg ?? err?.message ?? 'bad command line');
     })
-    .version(VERSION)
+    .version(false)
+    .option('version', { type: 'boolean', describe: 'print the versions of tsopt, the LLVM it runs (opt-14) and isl' })
     .help()
     .alias('help', 'h')
     .epilogue(passList())
@@ -92,19 +112,27 @@ function passOptions(argv: Record<string, unknown>): Map<string, string> {
   return options;
 }
 
-/** Parses the flags; undefined when --help or --version already answered. */
-export function parseArgs(args: string[]): RunOptions | undefined {
-  const argv = parser(args).parseSync() as Record<string, unknown> & { _: (string | number)[] };
-  if (argv.help === true || argv.version === true) return undefined;
+/** Parses the flags; 'help' when yargs printed the help, 'version' when --version asks for it. */
+export function parseArgs(args: string[]): RunOptions | 'help' | 'version' {
+  const argv = parser(normalizeOptSpellings(args)).parseSync() as Record<string, unknown> & { _: (string | number)[] };
+  if (argv.help === true) return 'help';
+  if (argv.version === true) return 'version';
   if (argv._.length > 1) throw new TsoptError(`expected at most one input, got ${argv._.join(' ')}`);
   const last = <T>(v: T | T[]): T => (Array.isArray(v) ? (v.at(-1) as T) : v);
   const report = argv.report === undefined ? undefined : String(last(argv.report));
+  const output = String(last(argv.output));
+  // yargs gives a string option without its value as ''; opt says "requires a value" too.
+  if (output === '') throw new TsoptError('-o needs a file name (- for stdout)');
+  if (report === '') throw new TsoptError('--report needs a file name (- for stderr)');
+  const passes = String(last(argv.passes));
+  // `none` is the identity: no post pipeline either, unless one is asked for by name.
+  const post = argv.post !== false && (passes !== IDENTITY_PIPELINE || argv['post-pipeline'] !== undefined);
   return {
     input: argv._.length === 1 ? String(argv._[0]) : STDIO,
-    output: String(last(argv.output)),
+    output,
     format: argv.S === true ? 'll' : 'bc',
-    passes: String(last(argv.passes)),
-    postPipeline: argv.post === false ? undefined : String(last(argv['post-pipeline'] ?? POST_PIPELINE)),
+    passes,
+    postPipeline: post ? String(last(argv['post-pipeline'] ?? POST_PIPELINE)) : undefined,
     keepUnprofitable: argv['keep-unprofitable'] === true,
     verifyEach: argv['verify-each'] === true,
     report: report === undefined ? undefined : { file: report, format: last(argv['report-format']) as 'json' | 'text' },
@@ -151,15 +179,23 @@ export function processIo(): CliIo {
   };
 }
 
+/** --log-format as written, for errors found before the flags parse (they follow it too). */
+function requestedLogFormat(args: readonly string[]): LogFormat {
+  const i = args.findIndex((a) => /^--?log-format(=|$)/.test(a));
+  const value = i < 0 ? undefined : args[i].includes('=') ? args[i].slice(args[i].indexOf('=') + 1) : args[i + 1];
+  return value === 'json' ? 'json' : 'text';
+}
+
 /** The whole command; returns the exit code (see `execute`). */
 export function main(args: string[], io: CliIo): number {
-  let opts: RunOptions | undefined;
+  let opts: RunOptions | 'help' | 'version';
   try {
     opts = parseArgs(args);
   } catch (e) {
-    return reportFailure(e, io);
+    return reportFailure(e, io, undefined, requestedLogFormat(args));
   }
-  return opts ? execute(opts, io) : 0;
+  if (opts === 'version') io.writeStdout(Buffer.from(`${versionLine()}\n`));
+  return typeof opts === 'string' ? 0 : execute(opts, io);
 }
 
 /** Entry point of bin/tsopt.js. */

@@ -24,10 +24,18 @@ describe('flags', () => {
     expect(help).toContain(passRegistry.get('verify')?.description);
   });
 
-  test('--version prints the package version', () => {
+  test('--version prints the versions of tsopt, LLVM and isl', () => {
     const r = tsopt(['--version']);
     expect(r.status).toBe(0);
-    expect(r.stdout.toString().trim()).toBe(JSON.parse(fs.readFileSync('package.json', 'utf8')).version);
+    const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string;
+    expect(r.stdout.toString()).toMatch(new RegExp(`^tsopt ${version.replace(/\./g, '\\.')} \\(LLVM 14\\.\\d+\\.\\d+, isl 0\\.\\d+(\\.\\d+)?\\)\n$`));
+  });
+
+  test('--help lists each pass option once, with the passes that read it', () => {
+    const help = tsopt(['--help']).stdout.toString();
+    for (const option of new Set([...passRegistry.values()].flatMap((p) => (p.options ?? []).map((o) => o.name)))) {
+      expect(help.split(`  --${option}=VALUE\n`)).toHaveLength(2);
+    }
   });
 
   const never = path.join(dir, 'never.bc');

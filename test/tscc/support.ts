@@ -1,4 +1,4 @@
-// Putting `tscc` on PATH for tests: a temp bin directory with a wrapper around bin/tscc.js,
+// Putting `tscc` and `tscc++` on PATH for tests: a temp bin directory with a wrapper around bin/tscc.js,
 // exactly what `npm link`/node_modules/.bin would give a user.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,9 +11,11 @@ export interface TsccOnPath {
 
 export function tsccOnPath(extraEnv: NodeJS.ProcessEnv = {}): TsccOnPath {
   const bin = tempDir('tscc-bin-');
-  const wrapper = path.join(bin, 'tscc');
-  fs.writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'bin', 'tscc.js')}" "$@"\n`);
-  fs.chmodSync(wrapper, 0o755);
+  for (const name of ['tscc', 'tscc++']) {
+    const wrapper = path.join(bin, name);
+    fs.writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'bin', `${name}.js`)}" "$@"\n`);
+    fs.chmodSync(wrapper, 0o755);
+  }
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ...extraEnv };
   delete env.TSOPT_FLAGS;
   delete env.TSCC_STRICT;

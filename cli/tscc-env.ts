@@ -1,0 +1,69 @@
+// What tscc reads besides clang's command line: its environment variables (TSOPT_FLAGS,
+// TSCC_STRICT, TSCC_DRIVER), and what it says about itself in --help and --version.
+import { parse as parseShellWords } from 'shell-quote';
+import { TsoptError } from './errors';
+import { versionLine } from './versions';
+
+/**
+ * TSOPT_FLAGS split into words as a POSIX shell splits them (shell-quote): quotes group and are
+ * removed, backslashes escape, `$NAME` stays as written (the shell that set the variable has
+ * already expanded what it meant to). Anything a shell would treat as an operator (`|`, `;`,
+ * `>`…) is not a flag: an error rather than a silently dropped word.
+ */
+export function splitTsoptFlags(text: string | undefined): string[] {
+  if (!text || text.trim() === '') return [];
+  const words: string[] = [];
+  for (const entry of parseShellWords(text, (name) => `$${name}`)) {
+    if (typeof entry === 'string') words.push(entry);
+    else if ('op' in entry && entry.op === 'glob') words.push(entry.pattern);
+    else if ('comment' in entry) throw new TsoptError(`TSOPT_FLAGS: '#${entry.comment}' is a shell comment, not a flag (quote it)`);
+    else throw new TsoptError(`TSOPT_FLAGS: '${'op' in entry ? entry.op : String(entry)}' is a shell operator, not a flag (quote it)`);
+  }
+  return words;
+}
+
+/**
+ * Refuses TSOPT_FLAGS that tsopt would refuse, before any source is compiled: a bad flag is the
+ * user's mistake on every file, not a reason to fall back to plain clang-14 (which would leave a
+ * build that looks optimized and is not). tsopt's parser is loaded only when there are flags.
+ */
+export function checkTsoptFlags(flags: readonly string[], postArgs: readonly string[]): void {
+  if (flags.length === 0) return;
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { parseArgs } = require('./tsopt') as typeof import('./tsopt');
+  try {
+    parseArgs(['in.bc', '-o', 'out.bc', ...postArgs, ...flags]);
+  } catch (e) {
+    throw new TsoptError(`TSOPT_FLAGS: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** tscc's own part of `tscc --help`, printed before clang-14's. */
+export function tsccHelp(invokedAs: string): string {
+  return `Usage: ${invokedAs} [clang options] file...
+
+tscc and tscc++ are clang-14 and clang++-14 with tsopt, a polyhedral loop optimizer, in every
+compile of C or C++ at -O1 and above: clang-14 writes bitcode with its vectorizers off, tsopt
+versions the loop nests it can model and hands the module to opt-14's vectorizers, and clang-14
+generates code from the result. Everything else (-E, -M, -emit-llvm, -flto, -O0, link-only
+commands, queries such as -print-*) runs clang-14 unchanged. @file response files are expanded as
+clang-14 expands them. tscc++ (or C++ sources in a command that links) links with clang++-14.
+
+Environment:
+  TSOPT_FLAGS    extra tsopt flags for every compile, split into words as a shell splits them
+                 (TSOPT_FLAGS='--report="r 1.txt" --report-format=text'); a flag tsopt refuses
+                 fails the compile with one line (see tsopt --help for the flags)
+  TSCC_STRICT=1  a tsopt failure on a source fails its compile; by default tscc prints one
+                 warning line and compiles that source with plain clang-14
+  TSCC_DRIVER    the clang driver to run (default: clang++-14 for tscc++ or C++ sources,
+                 else clang-14)
+
+tscc runs ${versionLine()}; clang's own help follows.
+
+`;
+}
+
+/** The line `tscc --version` adds after clang-14's own text (kept first for tools that parse it). */
+export function tsccVersion(): string {
+  return `tscc: ${versionLine()}\n`;
+}
