@@ -9,3 +9,15 @@ export class TsoptError extends Error {
     this.name = 'TsoptError';
   }
 }
+
+/**
+ * A bug in tsopt that tsopt itself caught: a module its passes produced fails LLVM's verifier.
+ * The CLI prints it as one line, `tsopt: internal error: <input>: <message>`, and exits 2,
+ * like any other error that is not a TsoptError; the class only names the case.
+ */
+export class InvalidModuleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidModuleError';
+  }
+}

@@ -1,7 +1,7 @@
 // The pass host: turns `--passes=a,b,c` into passes from the registry and runs them,
 // one fresh context per pass, so statistics and remarks come out instead of piling up in globals.
 import type { Module } from '../ir';
-import { TsoptError } from '../cli/errors';
+import { InvalidModuleError, TsoptError } from '../cli/errors';
 import { AnalysisManager } from './analysis-manager';
 import type { ModulePass, PassContext, Preserved, Remark, ScopResult } from './pass';
 
@@ -79,7 +79,7 @@ export function runPipeline(module: Module, passes: readonly ModulePass[], opts:
     opts.log.debug({ pass: pass.name, ms: Math.round(ms * 1000) / 1000, preserved: describePreserved(preserved) }, 'pass finished');
     if (opts.verifyEach) {
       const problem = opts.verify(module);
-      if (problem !== undefined) throw new TsoptError(`pass '${pass.name}' broke the module: ${problem}`);
+      if (problem !== undefined) throw new InvalidModuleError(`pass '${pass.name}' broke the module: ${problem}`);
     }
   }
   return result;
