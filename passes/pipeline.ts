@@ -4,6 +4,8 @@ import type { Module } from '../ir';
 import { InvalidModuleError, TsoptError } from '../cli/errors';
 import { AnalysisManager } from './analysis-manager';
 import type { ModulePass, PassContext, Preserved, Remark, ScopResult } from './pass';
+import type { ModuleBudget } from '../polyhedral/module-budget';
+import { moduleBudgetFrom } from './module-budget-options';
 
 /** `--passes=none`: parse, verify and print, nothing else. */
 export const IDENTITY_PIPELINE = 'none';
@@ -38,6 +40,8 @@ export interface PipelineOptions {
    * pipeline (the CLI's report of the input models). Default: a fresh one.
    */
   readonly am?: AnalysisManager;
+  /** The module's budget, when the caller shares it (the CLI's report); default: one from `options`. */
+  readonly moduleBudget?: ModuleBudget;
 }
 
 export interface PassTiming {
@@ -63,8 +67,9 @@ function describePreserved(p: Preserved): string {
 export function runPipeline(module: Module, passes: readonly ModulePass[], opts: PipelineOptions): PipelineResult {
   const am = opts.am ?? new AnalysisManager();
   const result: PipelineResult = { stats: new Map(), remarks: [], scopResults: [], timings: [], analyses: am.counts };
+  const moduleBudget = opts.moduleBudget ?? moduleBudgetFrom(opts.options);
   for (const pass of passes) {
-    const ctx: PassContext = { am, options: opts.options, stats: new Map(), remarks: [], scopResults: [], log: opts.log };
+    const ctx: PassContext = { am, options: opts.options, stats: new Map(), remarks: [], scopResults: [], moduleBudget, log: opts.log };
     const start = process.hrtime.bigint();
     const preserved = pass.run(module, ctx);
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
