@@ -11,12 +11,13 @@ export class TsoptError extends Error {
 }
 
 /**
- * A bug in tsopt that it detected itself (a pass produced a module LLVM rejects): exit 2, like
- * any other internal error, with the message as one line.
+ * A bug in tsopt that tsopt itself caught: a module its passes produced fails LLVM's verifier.
+ * The CLI prints it as one line, `tsopt: internal error: <input>: <message>`, and exits 2,
+ * like any other error that is not a TsoptError; the class only names the case.
  */
-export class TsoptBug extends Error {
+export class InvalidModuleError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'TsoptBug';
+    this.name = 'InvalidModuleError';
   }
 }

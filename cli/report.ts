@@ -22,6 +22,7 @@ import { defaultDelicmMaxOperations, type DelicmScopResult } from '../polyhedral
 import { TsoptError } from './errors';
 import { notVectorized, type FastPathVectorization } from './vectorized';
 import { fastPathName } from '../passes/codegen/metadata';
+import type { ModuleBudget, ModuleBudgetSummary } from '../polyhedral/module-budget';
 
 export type ReportFormat = 'json' | 'text';
 
@@ -62,6 +63,8 @@ export interface PipelineReport {
   /** Results a pass published for a SCoP the input report does not have. */
   readonly unplacedScopResults?: ScopResult[];
   readonly analyses: { computed: number; reused: number; invalidated: number };
+  /** The module's isl budget: limits, spending, and the SCoPs and functions it left untouched. */
+  readonly moduleBudget?: ModuleBudgetSummary;
   /** The opt-14 hand-back; `vectorized`: each loop (loop-vectorize) or tree (slp-vectorizer) opt vectorized. */
   readonly post: { pipeline: string; ms: number; vectorized: VectorizedRemark[] } | null;
   readonly totalMs: number;
@@ -84,6 +87,8 @@ export interface CliReport {
 export interface ReportPassOptions {
   readonly passOptions: ReadonlyMap<string, string>;
   readonly passes: readonly string[];
+  /** The run's module budget, which the passes spend from too. */
+  readonly moduleBudget?: ModuleBudget;
 }
 
 function countOption(options: ReadonlyMap<string, string>, name: string, dflt: number): number {
@@ -105,10 +110,11 @@ export function reportInput(module: Module, am: AnalysisManager, o: ReportPassOp
   // The same keys the passes use (passes/scop-passes.ts, passes/delicm.ts), so they share the cache.
   const maxOperations = countOption(o.passOptions, 'isl-max-operations', defaultMaxOperations);
   const scopMaxOperations = countOption(o.passOptions, 'scop-max-operations', defaultScopMaxOperations);
-  const scops = buildReport(module, am, { maxOperations, scopMaxOperations });
+  const { moduleBudget } = o;
+  const scops = buildReport(module, am, { maxOperations, scopMaxOperations, moduleBudget });
   let delicm: Map<string, readonly DelicmScopResult[]> | undefined;
   if (o.passes.includes('delicm')) {
-    const models = scopModelAnalysisWith({ maxOperations, scopMaxOperations, delinearize: defaultDelinearizer });
+    const models = scopModelAnalysisWith({ maxOperations, scopMaxOperations, delinearize: defaultDelinearizer, moduleBudget });
     const analysis = delicmAnalysisFor(models, countOption(o.passOptions, 'delicm-max-operations', defaultDelicmMaxOperations));
     delicm = new Map(module.functions.filter((fn) => !fn.isDeclaration).map((fn) => [fn.name, am.get(analysis, fn).scops] as const));
   }
@@ -132,6 +138,7 @@ export interface RunFacts {
   readonly optRemarks: readonly OptRemark[];
   /** What opt-14 vectorized of each fast path (by fastPathName), when the post pipeline ran on versioned SCoPs. */
   readonly fastPaths?: ReadonlyMap<string, FastPathVectorization>;
+  readonly moduleBudget?: ModuleBudgetSummary;
 }
 
 /** The input's report with what the pipeline did merged in. */
@@ -178,6 +185,7 @@ export function mergeReport(input: InputReport, pipeline: PipelineResult, facts:
       remarks: unplacedRemarks,
       ...(unplaced.length > 0 ? { unplacedScopResults: unplaced } : {}),
       analyses: { ...pipeline.analyses },
+      ...(facts.moduleBudget ? { moduleBudget: facts.moduleBudget } : {}),
       post: facts.postPipeline === undefined ? null : {
         pipeline: facts.postPipeline,
         ms: round(facts.postMs ?? 0),
@@ -223,6 +231,12 @@ function pipelineText(p: PipelineReport): string[] {
   for (const u of p.unplacedScopResults ?? []) lines.push(`  ${u.pass} on ${u.function} at ${u.location} (no such SCoP in the input): ${JSON.stringify(u.fields)}`);
   const a = p.analyses;
   lines.push(`  analyses: ${a.computed} computed, ${a.reused} reused, ${a.invalidated} invalidated`);
+  const b = p.moduleBudget;
+  if (b) {
+    const limit = b.operationsLimit > 0 ? `of ${b.operationsLimit}` : '(no limit)';
+    const left = b.exhaustedBy ? `; ran out (${b.exhaustedBy}): ${b.untouchedScops} SCoPs in ${b.untouchedFunctions} functions left untouched` : '';
+    lines.push(`  module budget: ${b.modellingOperations} isl operations for modelling ${limit} (${b.operationsSpent} in all)${left}`);
+  }
   lines.push(p.post ? `  post pipeline (opt-14): ${p.post.ms} ms, ${p.post.vectorized.length} vectorized` : '  post pipeline: off');
   for (const v of p.post?.vectorized ?? []) lines.push(`    ${v.location ?? '(no location)'}: [${v.pass}] ${v.function}: ${v.message}`);
   lines.push(`  total: ${p.totalMs} ms`);

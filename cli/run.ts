@@ -16,6 +16,7 @@ import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './
 import { fastPathVectorization, type FastPathVectorization } from './vectorized';
 import { applyDecisions, CLEANUP_PIPELINE, decideFastPaths, guardFastPaths } from './profitability';
 import { rtcStatsOption } from '../passes/versioning';
+import { moduleBudgetFrom } from '../passes/module-budget-options';
 
 export const STDIO = '-';
 
@@ -117,16 +118,24 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       }
     });
     const am = new AnalysisManager();
+    // One budget for the module, spent by the report's models and the passes alike.
+    const moduleBudget = moduleBudgetFrom(opts.passOptions);
     const inputReport = opts.report
-      ? stage('report: SCoPs of the input', () => reportInput(module, am, { passOptions: opts.passOptions, passes: passes.map((p) => p.name) }))
+      ? stage('report: SCoPs of the input', () => reportInput(module, am, { passOptions: opts.passOptions, passes: passes.map((p) => p.name), moduleBudget }))
       : undefined;
     const pipeline = runPipeline(module, passes, {
       am,
+      moduleBudget,
       options: opts.passOptions,
       log,
       verifyEach: opts.verifyEach,
       verify: (m) => verifyText(printModule(m)),
     });
+    const budgetUsed = moduleBudget.summary();
+    if (budgetUsed.untouchedScops > 0) {
+      pipeline.stats.set('module-budget.untouched-scops', budgetUsed.untouchedScops);
+      log.warn(`module budget ran out (${budgetUsed.exhaustedBy}): ${budgetUsed.untouchedScops} SCoPs in ${budgetUsed.untouchedFunctions} functions left as they were; the report lists them`);
+    }
     const versioned = pipeline.scopResults.some((r) => r.fields.versioned === true);
     // --rtc-stats counts what the checks decided: every fast path stays, so the counts say what ran.
     const rtcStats = booleanOption({ options: opts.passOptions }, rtcStatsOption, false);
@@ -168,7 +177,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     const summary: RunSummary = { pipeline, postMs, totalMs: elapsedMs() };
     let reportText: string | undefined;
     if (opts.report && inputReport) {
-      const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs, optRemarks, fastPaths };
+      const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs, optRemarks, fastPaths, moduleBudget: moduleBudget.summary() };
       reportText = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
     }
     // Every file is written under a temporary name before any is put in place: a report that
@@ -213,7 +222,7 @@ export function execute(opts: RunOptions, io: CliIo): number {
 
 /**
  * The failure as one line on stderr, and its exit code: 1 for TsoptError, 2 for anything else
- * (TsoptBug included). With `--log-format=json` the line is a pino record at level error, with
+ * (InvalidModuleError included). With `--log-format=json` the line is a pino record at level error, with
  * `input` and `exitCode` fields, like the log lines before it.
  */
 export function reportFailure(e: unknown, io: CliIo, inputName?: string, logFormat: LogFormat = 'text'): number {

@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as llvm from 'llvm-bindings';
-import { TsoptBug, TsoptError } from '../cli/errors';
+import { InvalidModuleError, TsoptError } from '../cli/errors';
 
 export type OutputFormat = 'bc' | 'll';
 
@@ -96,11 +96,11 @@ export function verifyText(text: string): string | undefined {
 /**
  * Parses `text` (our printer's output) with llvm-bindings, runs LLVM's verifier, and returns
  * bitcode, or LLVM's re-printed text for `ll` (whose `; ModuleID` line names `moduleId`, as
- * opt -S names its input). Throws `TsoptBug` when the text does not verify (our printer or a pass is at fault).
+ * opt -S names its input). Throws `InvalidModuleError` (a tsopt bug, exit 2) when the text does not verify.
  */
 export function writeOutput(text: string, format: OutputFormat, moduleId = '<stdin>'): Buffer {
   const problem = verifyText(text);
-  if (problem !== undefined) throw new TsoptBug(`tsopt produced an invalid module: ${problem}`);
+  if (problem !== undefined) throw new InvalidModuleError(`tsopt produced an invalid module: ${problem}`);
   return withTempDir((dir) => {
     const llFile = path.join(dir, 'module.ll');
     fs.writeFileSync(llFile, text);

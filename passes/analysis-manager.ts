@@ -74,6 +74,11 @@ export class AnalysisManager implements FunctionAnalysisManager {
     for (const fn of [...this.cache.keys()]) this.invalidate(fn, preserved);
   }
 
+  forget<T>(key: AnalysisKey<T>, fn: IrFunction): void {
+    const entry = this.cache.get(fn)?.get(key.name);
+    if (entry) this.drop(entry);
+  }
+
   /** Whether a result is cached (for tests and debug logs). */
   has(name: string, fn: IrFunction): boolean {
     return this.cache.get(fn)?.has(name) ?? false;
@@ -86,5 +91,15 @@ export class AnalysisManager implements FunctionAnalysisManager {
     if (perFn.size === 0) this.cache.delete(entry.fn);
     this.counts.invalidated++;
     for (const dependent of entry.dependents) this.drop(dependent);
+    // A result holding native memory (the models' isl context) frees it with its entry, after
+    // the results computed from it: otherwise a module's contexts would all live to the end.
+    disposeOf(entry.value)?.();
   }
+}
+
+/** The `dispose()` of a result that has one (FunctionScopModels), bound to it. */
+function disposeOf(value: unknown): (() => void) | undefined {
+  if (typeof value !== 'object' || value === null || !('dispose' in value)) return undefined;
+  const dispose = (value as { dispose: unknown }).dispose;
+  return typeof dispose === 'function' ? () => (dispose as () => void).call(value) : undefined;
 }

@@ -1,6 +1,7 @@
 // The contract between the pass host, the passes and the analyses.
 // Modelled on LLVM's new pass manager: a pass says what it preserved, and the
 // host drops every cached analysis that it did not preserve.
+import type { ModuleBudget } from '../polyhedral/module-budget';
 import type { Module, IrFunction } from '../ir';
 import { TsoptError } from '../cli/errors';
 
@@ -23,6 +24,8 @@ export interface FunctionAnalysisManager {
   getCached<T>(key: AnalysisKey<T>, fn: IrFunction): T | undefined;
   /** Drops every cached result for `fn` that `preserved` does not name. */
   invalidate(fn: IrFunction, preserved: Preserved): void;
+  /** Drops the cached result of `key` for `fn` (and what was computed from it), freeing what it holds. */
+  forget<T>(key: AnalysisKey<T>, fn: IrFunction): void;
 }
 
 /** A remark a pass makes about the code (like LLVM's -Rpass remarks). */
@@ -56,6 +59,8 @@ export interface PassContext {
   readonly remarks: Remark[];
   /** Per-SCoP results for the report (see ScopResult). */
   readonly scopResults: ScopResult[];
+  /** The whole module's isl budget (polyhedral/module-budget.ts), shared by every pass of a run. */
+  readonly moduleBudget?: ModuleBudget;
   /** A structured logger (pino); never writes to stdout. */
   readonly log: {
     debug(obj: object | string, msg?: string): void;

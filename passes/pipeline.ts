@@ -1,9 +1,11 @@
 // The pass host: turns `--passes=a,b,c` into passes from the registry and runs them,
 // one fresh context per pass, so statistics and remarks come out instead of piling up in globals.
 import type { Module } from '../ir';
-import { TsoptBug, TsoptError } from '../cli/errors';
+import { InvalidModuleError, TsoptError } from '../cli/errors';
 import { AnalysisManager } from './analysis-manager';
 import type { ModulePass, PassContext, Preserved, Remark, ScopResult } from './pass';
+import type { ModuleBudget } from '../polyhedral/module-budget';
+import { moduleBudgetFrom } from './module-budget-options';
 
 /** `--passes=none`: parse, verify and print, nothing else. */
 export const IDENTITY_PIPELINE = 'none';
@@ -38,6 +40,8 @@ export interface PipelineOptions {
    * pipeline (the CLI's report of the input models). Default: a fresh one.
    */
   readonly am?: AnalysisManager;
+  /** The module's budget, when the caller shares it (the CLI's report); default: one from `options`. */
+  readonly moduleBudget?: ModuleBudget;
 }
 
 export interface PassTiming {
@@ -63,8 +67,9 @@ function describePreserved(p: Preserved): string {
 export function runPipeline(module: Module, passes: readonly ModulePass[], opts: PipelineOptions): PipelineResult {
   const am = opts.am ?? new AnalysisManager();
   const result: PipelineResult = { stats: new Map(), remarks: [], scopResults: [], timings: [], analyses: am.counts };
+  const moduleBudget = opts.moduleBudget ?? moduleBudgetFrom(opts.options);
   for (const pass of passes) {
-    const ctx: PassContext = { am, options: opts.options, stats: new Map(), remarks: [], scopResults: [], log: opts.log };
+    const ctx: PassContext = { am, options: opts.options, stats: new Map(), remarks: [], scopResults: [], moduleBudget, log: opts.log };
     const start = process.hrtime.bigint();
     const preserved = pass.run(module, ctx);
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -79,7 +84,7 @@ export function runPipeline(module: Module, passes: readonly ModulePass[], opts:
     opts.log.debug({ pass: pass.name, ms: Math.round(ms * 1000) / 1000, preserved: describePreserved(preserved) }, 'pass finished');
     if (opts.verifyEach) {
       const problem = opts.verify(module);
-      if (problem !== undefined) throw new TsoptBug(`pass '${pass.name}' broke the module: ${problem}`);
+      if (problem !== undefined) throw new InvalidModuleError(`pass '${pass.name}' broke the module: ${problem}`);
     }
   }
   return result;

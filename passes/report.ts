@@ -15,6 +15,7 @@ import { delinearizationAnalysis, type FunctionDelinearizations } from '../polyh
 import type { ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
 import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import type { FunctionAnalysisManager } from './pass';
+import type { ModuleBudget } from '../polyhedral/module-budget';
 
 export interface ReportArray {
   readonly name: string;
@@ -81,6 +82,8 @@ export interface ReportOptions {
   readonly maxOperations?: number;
   /** The SCoP's isl budget over all steps (`--scop-max-operations`, polyhedral/budget.ts). */
   readonly scopMaxOperations?: number;
+  /** The module's budget (polyhedral/module-budget.ts), shared with the passes of the run. */
+  readonly moduleBudget?: ModuleBudget;
   /** Default: delinearization as in issue 5; `false` keeps flat arrays flat. */
   readonly delinearize?: Delinearizer | false;
   /**
@@ -179,12 +182,16 @@ export function reportFunction(fn: IrFunction, models: FunctionScopModels, optio
 
 export function buildReport(module: Module, am: FunctionAnalysisManager, options: ReportOptions = {}): TsoptReport {
   const delinearize = options.delinearize === false ? undefined : (options.delinearize ?? defaultDelinearizer);
-  const analysis = scopModelAnalysisWith({ maxOperations: options.maxOperations ?? defaultMaxOperations, scopMaxOperations: options.scopMaxOperations, delinearize });
+  const analysis = scopModelAnalysisWith({ maxOperations: options.maxOperations ?? defaultMaxOperations, scopMaxOperations: options.scopMaxOperations, delinearize, moduleBudget: options.moduleBudget });
   return {
     functions: module.functions.filter((fn) => !fn.isDeclaration).map((fn) => {
       // The model used the shared delinearization exactly when `delinearize` is the default.
       const shared = delinearize === defaultDelinearizer ? am.get(delinearizationAnalysis, fn) : undefined;
-      return reportFunction(fn, am.get(analysis, fn), options, shared);
+      const reported = reportFunction(fn, am.get(analysis, fn), options, shared);
+      // With a module budget (the CLI's), memory stays proportional to one function: its models are
+      // freed once reported, and a pass needing them again rebuilds them (the budget admitted the function already).
+      if (options.moduleBudget) am.forget(analysis, fn);
+      return reported;
     }),
   };
 }

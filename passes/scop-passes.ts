@@ -10,6 +10,7 @@ import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import { printDependences, printFunctionModels, printScopModel } from '../polyhedral/print';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { nonNegativeIntegerOption } from './pass';
+import { moduleBudgetOptions } from './module-budget-options';
 
 /** `--isl-max-operations=N`: isl operations allowed per SCoP while modelling it (0: no limit). */
 export const maxOperationsOption: PassOption = {
@@ -36,6 +37,7 @@ export function modelOptionsFrom(ctx: PassContext): ModelOptions {
     maxOperations: maxOperationsFrom(ctx),
     scopMaxOperations: nonNegativeIntegerOption(ctx, scopMaxOperationsOption, defaultScopMaxOperations),
     delinearize: defaultDelinearizer,
+    moduleBudget: ctx.moduleBudget,
   };
 }
 
@@ -45,7 +47,7 @@ export function modelAnalysisFrom(ctx: PassContext): AnalysisKey<FunctionScopMod
 }
 
 /** A printer of every SCoP model of every function (`body` gives one SCoP's lines). */
-export function printerPass(name: string, description: string, body: (m: ScopModel, ctx: PassContext) => string, options: readonly PassOption[] = [maxOperationsOption, scopMaxOperationsOption]): ModulePass {
+export function printerPass(name: string, description: string, body: (m: ScopModel, ctx: PassContext) => string, options: readonly PassOption[] = [maxOperationsOption, scopMaxOperationsOption, ...moduleBudgetOptions]): ModulePass {
   return {
     name,
     description,

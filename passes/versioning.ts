@@ -45,7 +45,7 @@ import { nestLabel, type InterchangePlan } from '../polyhedral/interchange';
 import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkOperandsDominate, StaleModelError } from './codegen/dominance';
-import { checkParts, CheckTooLargeError, type CheckPart } from '../runtime-checks/parts';
+import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../runtime-checks/parts';
 import { emitParts, sizeValue } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
 import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from '../runtime-checks/outline';
@@ -53,6 +53,7 @@ import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import type { FunctionScopModels } from '../polyhedral/model';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
+import { moduleBudgetOptions } from './module-budget-options';
 
 export const rtcStatsOption: PassOption = {
   name: 'rtc-stats',
@@ -182,6 +183,9 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   const liveOuts = liveOutsOrRefuse(model, region, se);
   const isl = model.ctx;
   if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
+  // Cheap rejection first: no check can cover an over-approximated aliased array, so spend nothing on the plan and the check.
+  const unbounded = unboundedAliasedArray(model);
+  if (unbounded) throw new NotVersioned(unbounded);
   let parts: CheckPart[];
   let ast: AstNodeTree;
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
@@ -550,7 +554,10 @@ function undo(blocks: readonly BasicBlock[]): void {
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
-  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption, parallelOption, parallelMinWorkOption],
+  options: [
+    maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
+    parallelOption, parallelMinWorkOption, ...moduleBudgetOptions,
+  ],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
     const wantStats = booleanOption(ctx, rtcStatsOption, false);
@@ -631,6 +638,8 @@ export const versioningPass: ModulePass = {
         k++;
       }
       index = k;
+      // Memory stays proportional to one function: its models (an isl context) are freed once it is done.
+      ctx.am.invalidate(fn, 'none');
     }
     o.stats?.finish();
     return changed || o.stats ? 'none' : 'all';

@@ -14,14 +14,22 @@ import type { FunctionScopModels, ScopModel } from './model';
 /** Builds the models of every SCoP detection found in `fn`. */
 export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager, options: ModelOptions): FunctionScopModels {
   const detection = am.get(scopDetectionAnalysis, fn);
+  const rejections: ScopRejection[] = [...detection.rejections];
+  const admitted = options.moduleBudget?.admit(fn, detection.scops.length);
+  if (admitted && 'untouched' in admitted) {
+    // Past the module's budget nothing more is modelled: the SCoPs stay as they are, and say why.
+    const detail = admitted.untouched;
+    for (const scop of detection.scops) rejections.push({ cause: 'other', location: scop.location, detail, entry: scop.entry, exit: scop.exit });
+    return { function: fn, models: [], rejections, dispose: () => undefined };
+  }
   const se = am.get(scalarEvolutionAnalysis, fn);
   const ctx = new Ctx();
   const models: ScopModel[] = [];
-  const rejections: ScopRejection[] = [...detection.rejections];
   const hook = options.delinearize;
   for (const scop of detection.scops) {
     // One budget per SCoP, carried by its model to DeLICM and versioning.
-    const budget = new ScopBudget(options.scopMaxOperations ?? defaultScopMaxOperations);
+    const scopLimit = options.scopMaxOperations ?? defaultScopMaxOperations;
+    const budget = admitted ? admitted.budget(scopLimit) : new ScopBudget(scopLimit);
     // Delinearization spends from the budget (under what remains of it, or charged from the
     // shared cache); once per SCoP, though the model may be described twice (with and without casts).
     let shapes: ReturnType<Delinearizer> | undefined;

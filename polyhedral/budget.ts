@@ -36,6 +36,11 @@ interface Frame {
   nestedMs: number;
 }
 
+/** A budget over many SCoPs (the module's, module-budget.ts), told of what each of them spends. */
+export interface OuterBudget {
+  charged(step: BudgetStep, operations: number): void;
+}
+
 export class ScopBudget {
   #spent = 0;
   readonly #frames: Frame[] = [];
@@ -44,8 +49,8 @@ export class ScopBudget {
   /** The first step that ran out of the budget (not of a limit of its own). */
   exhaustedBy: BudgetStep | undefined;
 
-  /** `limit`: isl operations for the whole SCoP; 0 = no limit. */
-  constructor(readonly limit: number) {}
+  /** `limit`: isl operations for the whole SCoP; 0 = no limit. `outer` is told of every charge. */
+  constructor(readonly limit: number, private readonly outer?: OuterBudget) {}
 
   /** isl operations charged so far. */
   get spent(): number {
@@ -115,6 +120,7 @@ export class ScopBudget {
 
   #charge(step: BudgetStep, operations: number, ms: number | undefined): void {
     this.#spent += operations;
+    this.outer?.charged(step, operations);
     const use = this.steps.get(step) ?? { operations: 0, ms: undefined };
     use.operations += operations;
     if (ms !== undefined) use.ms = (use.ms ?? 0) + ms;

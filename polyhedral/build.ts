@@ -15,6 +15,7 @@ import { type Delinearizer, type EntryFacts, type ScopText, ModelError, describe
 import { computeDependences } from './dependences';
 import type { ScopAccess, ScopModel, ScopStatementModel } from './model';
 import { ScopBudget, defaultScopMaxOperations } from './budget';
+import type { ModuleBudget } from './module-budget';
 
 export type { ArrayShape, Delinearizer, EntryFacts } from './describe';
 export { ModelError } from './describe';
@@ -26,6 +27,8 @@ export interface ModelOptions {
   /** isl operations per SCoP over every step, model to AST (`ScopBudget`); default `defaultScopMaxOperations`, 0 = no limit. */
   readonly scopMaxOperations?: number;
   readonly delinearize?: Delinearizer;
+  /** The budget of the whole module (module-budget.ts): each SCoP's budget is capped by what it has left. */
+  readonly moduleBudget?: ModuleBudget;
 }
 
 /**

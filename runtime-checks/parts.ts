@@ -47,6 +47,23 @@ export type CheckPart = AliasPart | AssumptionPart | ProductRangePart;
 
 export class CheckTooLargeError extends Error {}
 
+/**
+ * Why no alias check can be built, known before any isl work: an array of an alias pair has an
+ * over-approximated access (`{ Stmt[..] -> MemRef_A[o0] }`, every element), so its range has no
+ * bound. The same message `accessRange` gives when isl finds that out, cheaply (issue 21).
+ */
+export function unboundedAliasedArray(model: ScopModel): string | undefined {
+  const aliased = new Set(model.scop.aliasPairs.flatMap((p) => [p.a, p.b]));
+  for (const st of model.statements) {
+    for (const acc of st.accesses) {
+      if (acc.approximation !== undefined && acc.array.kind === 'array' && aliased.has(acc.array.value)) {
+        return `the elements of ${acc.array.name} the SCoP accesses have no bound (over-approximated accesses): no alias check possible`;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The range of elements of `array` the SCoP accesses (undefined: it accesses none). */
 function accessRange(model: ScopModel, array: ScopArray, build: AstBuild): AccessRange | undefined {
   let touched: IslSet | undefined; // [params] -> { MemRef_A[o0, ...] }

@@ -100,4 +100,4 @@ test("on gemm the counted check instructions are the check function's machine in
   const expected = untimed(runOk(clangExe, gemm!.timeArgs));
   expect(untimed(ran.stdout)).toBe(expected);
   expect(untimed(runOk(costBinary(gemm!, work), gemm!.timeArgs))).toBe(expected);
-}, 240_000);
+}, 300_000);

@@ -137,3 +137,24 @@ test('without a slower verdict the line says none, and says when the run had too
   expect(slowerLine(one, one.suites[0])).toBe(
     'slower than clang -O3 beyond noise (sign test, p < 0.05/8 = 0.0063): none (1 round: at least 8 are needed to tell with 8 comparisons)');
 });
+
+test('one comparison, five rounds all slower (as clang -O0 against -O3): slower beyond noise, p = 1/32, listed under the table', () => {
+  const o3 = [0.010, 0.011, 0.010, 0.012, 0.010];
+  const o0 = [0.031, 0.030, 0.035, 0.029, 0.033];
+  const slow: VariantResult = { status: 'ok', times: o0, median: 0.031, speedup: 0.010 / 0.031, ...noiseBand(o3, o0) };
+  const suites: SuiteResult[] = [{ name: 'kernels', geomean: {}, programs: [{ name: 'gemm', variants: { clang: { status: 'ok', times: o3 }, slow } }] }];
+  const rule = judgeRun(suites);
+  expect(rule).toMatchObject({ comparisons: 1, roundsNeeded: 5 });
+  expect(slow).toMatchObject({ roundsBelow: 5, verdict: 'slower' });
+  expect(slow.pSlower).toBeCloseTo(1 / 32, 12);
+  const benchRun: BenchRun = {
+    date: '2026-11-26T00:00:00Z', dataset: 'MINI', repeat: 5, statistics: rule, tolerances: {}, notes: [],
+    variants: [{ name: 'clang', command: 'clang-14 -O3' }, { name: 'slow', command: 'clang-14 -O0' }], suites,
+  };
+  expect(slowerLine(benchRun, suites[0])).toMatch(/^slower than clang -O3 beyond noise \(sign test, p < 0\.05\/1 = 0\.050\): slow gemm 0\.32x \[0\.[0-9]{3}-0\.[0-9]{3}\] p=0\.031$/);
+  // One of the five rounds faster (a burst of load on clang's run): no longer beyond noise.
+  const o0OneFast = [...o0.slice(0, 4), 0.009];
+  const mixed: VariantResult = { status: 'ok', times: o0OneFast, ...noiseBand(o3, o0OneFast) };
+  judgeRun([{ name: 'kernels', geomean: {}, programs: [{ name: 'gemm', variants: { clang: { status: 'ok', times: o3 }, slow: mixed } }] }]);
+  expect(mixed).toMatchObject({ roundsBelow: 4, roundsAbove: 1, verdict: 'within-noise' });
+});

@@ -82,7 +82,7 @@ describe('one isl budget per SCoP', () => {
     expect(left!.islOperations).toBeLessThanOrEqual(limit + 1_000);
     expect(tight.output).not.toMatch(/tsopt\.scop0\.check:/);
     expect(tight.cpu).toBeLessThan(60);
-  }, 180_000);
+  }, 300_000);
 
   test('DeLICM spends at most half of what the budget has left, and is not tried where the dependences alone cost over half its limit: the SCoP is versioned from its plain model', () => {
     const free = tsoptOn('atax', ['--passes=delicm,versioning', '--scop-max-operations=0']);
@@ -116,7 +116,7 @@ describe('one isl budget per SCoP', () => {
       delicm: { scalarWritesAfter: 9, unchanged: `not tried: the SCoP's dependences cost ${steps.dependences} isl operations, over half of DeLICM's isl quota (--delicm-max-operations=${quota}), and DeLICM recomputes them: the SCoP keeps its plain model` },
     });
     expect(plain!.islOperationsBySteps!.delicm).toBeUndefined();
-  }, 180_000);
+  }, 300_000);
 
   test('delinearization runs inside the budget: a budget smaller than its work stops it there and leaves the SCoP as it was', () => {
     const free = tsoptOn('gemm', ['--passes=versioning', '--scop-max-operations=0']);
@@ -140,14 +140,14 @@ describe('one isl budget per SCoP', () => {
     expect(printed.stderr).toMatch(/Rejected at kernel_gemm:%\d+: other: the SCoP's isl budget of \d+ operations \(--scop-max-operations\) ran out in delinearization/);
     const gemmDelinearization = printed.stderr.split('delinearization for @').find((part) => part.startsWith('kernel_gemm:'))!;
     expect(gemmDelinearization.match(/shape \[\*\]\[/g)?.length).toBe(3);
-  }, 180_000);
+  }, 300_000);
 
   test('a budget too small for the model drops the SCoP with the step that ran out', () => {
     const r = tsoptOn('gemm', ['--passes=versioning', '--scop-max-operations=150000']);
     const f = r.report.functions.find((x) => x.name === 'kernel_gemm')!;
     expect(f.scops).toEqual([]);
     expect(f.rejected).toContainEqual(expect.objectContaining({ detail: expect.stringMatching(/^the SCoP's isl budget of 150000 operations \(--scop-max-operations\) ran out in (model|dependences)/) }));
-  }, 120_000);
+  }, 300_000);
 
   // The kernels that spend most with the default options (covariance and reg_detect: over
   // 7 million operations each, DeLICM stopped by its own 5,000,000) and detect-unsigned,
@@ -168,7 +168,7 @@ describe('one isl budget per SCoP', () => {
       }
     }
     expect(r.cpu).toBeLessThan(90);
-  }, 240_000);
+  }, 300_000);
 
   test('print<scops> names the budget and the step; a bad value is a one-line error', () => {
     const input = bitcodeOf('gemm');
@@ -179,5 +179,5 @@ describe('one isl budget per SCoP', () => {
     const bad = run('node', [tsopt, '--passes=versioning', '--scop-max-operations=lots', input, '-o', '/dev/null']);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/--scop-max-operations wants a non-negative integer, not 'lots'/);
-  }, 60_000);
+  }, 300_000);
 });

@@ -1,6 +1,6 @@
 // The pass host in-process: the registry, --passes parsing, the analysis cache and its
 // invalidation, statistics and remarks out of the context, and --verify-each.
-import { TsoptBug, TsoptError } from '../../cli/errors';
+import { InvalidModuleError, TsoptError } from '../../cli/errors';
 import { parseModule, printModule, type IrFunction, type Module } from '../../ir';
 import { verifyText } from '../../ir/gateway';
 import { analysisPasses } from '../../passes/analysis';
@@ -130,8 +130,7 @@ describe('runPipeline', () => {
     let laterRan = false;
     const later = pass('later', 'all', () => void (laterRan = true));
     const run = () => runPipeline(parseModule(TWO_FUNCTIONS, 'two.ll'), [passRegistry.get('verify') as ModulePass, breaker, later], options(true));
-    // A pass that breaks the module is a bug in tsopt (exit 2), not the user's error.
-    expect(run).toThrow(TsoptBug);
+    expect(run).toThrow(InvalidModuleError);
     expect(run).toThrow(/^pass 'drop-terminator' broke the module: invalid IR text: \d+:\d+: expected instruction opcode$/);
     expect(laterRan).toBe(false);
   });

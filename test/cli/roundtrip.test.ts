@@ -71,4 +71,4 @@ test('C++ at -O3 -g (ODR-identified debug types): identical text after the ident
   expect(cc.status).toBe(0);
   expect((await runAsync('llvm-dis-14', [bc, '-o', '-'])).stdout.toString()).toMatch(/!DICompositeType\(.*identifier: "_ZTS3BoxIiE"/);
   expect(await roundTrip({ name: 'odr-types', file: source, flags: ['-O3', '-g'] })).toBeUndefined();
-}, 120_000);
+}, 300_000);

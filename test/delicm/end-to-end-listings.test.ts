@@ -27,7 +27,7 @@ describe.each([1, 2, 3, 4])('Listing %i through --passes=delicm,versioning', (n)
     const k = findKernel(name);
     const reference = buildKernel(name, { flags: ['-O3'] });
     for (const args of [k.args, k.altArgs]) expect(runKernel(build(name).exe, args)).toBe(runKernel(reference, args));
-  }, 120_000);
+  }, 300_000);
 
   test('the fast path comes from DeLICM\'s model, keeps no scalar slot, and every access is in its parallel loop\'s group', () => {
     const b = build(name);
@@ -37,13 +37,13 @@ describe.each([1, 2, 3, 4])('Listing %i through --passes=delicm,versioning', (n)
     const accesses = fastPathAccesses(fn);
     expect(accesses.length).toBeGreaterThan(0);
     expect(accesses.filter((a) => !/!llvm\.access\.group/.test(a))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   test('the parallel loops of the array-only Listing 1', () => {
     const loops = (m: number) => build(`delicm-listing${m}`).scops(kernelFunction(m)).map((s) => s.fastPathParallelLoops);
     expect(loops(n)).toEqual(loops(1));
     expect(loops(1)).toEqual([1]);
-  }, 120_000);
+  }, 300_000);
 });
 
 test('without DeLICM, Listing 2\'s sum goes through stack slots that the parallel loop\'s access group leaves out', () => {
@@ -52,4 +52,4 @@ test('without DeLICM, Listing 2\'s sum goes through stack slots that the paralle
   const fn = functionText(b.text, 'kernel_listing2');
   expect(scalarSlots(fn).length).toBe(5);
   expect(fastPathAccesses(fn).filter((a) => /\.phiops/.test(a) && !/!llvm\.access\.group/.test(a)).length).toBeGreaterThan(0);
-}, 120_000);
+}, 300_000);

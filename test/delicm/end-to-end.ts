@@ -107,6 +107,6 @@ export function describeEndToEnd(title: string, kernels: readonly { readonly ker
       } finally {
         d.dispose();
       }
-    }, 180_000);
+    }, 300_000);
   });
 }

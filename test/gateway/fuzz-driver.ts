@@ -1,7 +1,7 @@
 // Runs mutated bitcode through tsopt's `execute` (the command minus flag parsing) in one process,
-// as a batch: `node dist/test/gateway/fuzz-driver.js FIRST_SEED COUNT DIR BITCODE...`
-// prints a JSON `FuzzResult` on stdout. fuzz.test.ts starts two of these, one per core: a small
-// process forks its LLVM children far faster than a jest worker with a large heap does.
+// as a batch: `node dist/test/gateway/fuzz-driver.js FIRST_SEED COUNT COMPARE_FIRST DIR BITCODE...`
+// prints a JSON `FuzzResult` on stdout. fuzz.test.ts starts two of these per batch, one per core: a
+// small process forks its LLVM children far faster than a jest worker with a large heap does.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execute, type RunOptions } from '../../cli/run';
@@ -84,7 +84,7 @@ export function fuzz(originals: readonly Buffer[], firstSeed: number, count: num
 }
 
 if (require.main === module) {
-  const [first, count, dir, ...files] = process.argv.slice(2);
+  const [first, count, compareFirst, dir, ...files] = process.argv.slice(2);
   const originals = files.map((f) => fs.readFileSync(f));
-  process.stdout.write(JSON.stringify(fuzz(originals, Number(first), Number(count), dir)));
+  process.stdout.write(JSON.stringify(fuzz(originals, Number(first), Number(count), dir, Number(compareFirst))));
 }

@@ -1,7 +1,9 @@
 // The gateway in-process: LLVM's text in, bitcode out, and one-line errors for every bad input.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { TsoptError } from '../../cli/errors';
+import { InvalidModuleError, TsoptError } from '../../cli/errors';
+import { reportFailure } from '../../cli/run';
+import { capturingIo } from '../support/cli-io';
 import { classifyInput, readInput, verifyText, writeOutput } from '../../ir/gateway';
 import { assemble, compileToIr, disassemble, kernelsDir, normalizeLlvmText } from '../support/tools';
 import { mutate } from './mutate';
@@ -97,9 +99,21 @@ describe('writeOutput', () => {
     expect(normalizeLlvmText(writeOutput(llvmText, 'll').toString())).toBe(normalizeLlvmText(llvmText));
   });
 
-  test('refuses a module that does not verify, without crashing', () => {
-    const e = rejection(() => writeOutput(BROKEN_SSA, 'bc'));
+  test('refuses a module that does not verify, without crashing: a tsopt bug, exit 2', () => {
+    const invalid = (body: () => unknown): InvalidModuleError => {
+      try {
+        body();
+      } catch (e) {
+        if (e instanceof InvalidModuleError) return e;
+        throw e;
+      }
+      throw new Error('expected an InvalidModuleError');
+    };
+    const e = invalid(() => writeOutput(BROKEN_SSA, 'bc'));
     expect(e.message).toMatch(/^tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: /);
-    expect(rejection(() => writeOutput('this is not IR', 'bc')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: 1:1: /);
+    expect(invalid(() => writeOutput('this is not IR', 'bc')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: 1:1: /);
+    const io = capturingIo();
+    expect(reportFailure(e, io.io, 'k.bc')).toBe(2);
+    expect(io.stderr()).toMatch(/^tsopt: internal error: k\.bc: tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: [^\n]+\n$/);
   });
 });

@@ -72,8 +72,7 @@ test('set_subarray (ICS\'15 Listing 4): the delinearized view is valid where eve
 });
 
 describe('the isl operations quota', () => {
-  test('past the quota each SCoP is dropped with a reason, quickly (each gets its own quota)', () => {
-    const start = Date.now();
+  test('past the quota each SCoP is dropped with a reason (each gets its own quota)', () => {
     const k = modelKernel('2mm', { maxOperations: 20_000 });
     try {
       expect(k.kernel.models).toHaveLength(0);
@@ -83,7 +82,6 @@ describe('the isl operations quota', () => {
         expect(r.cause).toBe('other');
         expect(r.detail).toMatch(/^isl operations quota \(20000\) exceeded while modelling the SCoP/);
       }
-      expect(Date.now() - start).toBeLessThan(30_000);
     } finally {
       k.dispose();
     }

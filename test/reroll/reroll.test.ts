@@ -107,7 +107,7 @@ describe('PolyBench-style kernels: the pipe prints what clang -O3 prints at smal
         if (expected.status !== 0) continue; // a size the kernel's own main rejects
         expect(runKernel(exe, args)).toBe(expected.stdout.toString());
       }
-    }, 120_000);
+    }, 300_000);
   }
   test('some of them ran rolled fast paths', () => {
     expect(total).toBeGreaterThan(0);
@@ -126,7 +126,7 @@ describe('C99 VLA builds of the stencils, whose loops -O3 unrolls by 2: the pipe
         if (expected.status !== 0) continue;
         expect(runKernel(exe, args)).toBe(expected.stdout.toString());
       }
-    }, 120_000);
+    }, 300_000);
   }
 });
 

@@ -62,7 +62,7 @@ beforeAll(async () => {
     const exe = path.join(dirOf(seed), 'ref');
     const ref = await exec('clang-14', ['-O3', '-w', kernel, mainObjOf(seed), '-o', exe]);
     if (ref.status !== 0) throw new Error(`clang-14 -O3 rejects generated seed ${seed}: ${ref.stderr}`);
-    const run = await exec(exe, [], 10_000);
+    const run = await exec(exe, [], 60_000);
     if (run.status !== 0) throw new Error(`the clang -O3 build of seed ${seed} fails (${run.status ?? run.signal}): ${run.stderr}`);
     expected.set(seed, run.stdout);
     const ir = await exec('clang-14', [...PIPE_CLANG_FLAGS, '-w', kernel, '-o', path.join(dirOf(seed), 'k.bc')]);
@@ -83,7 +83,7 @@ beforeAll(async () => {
     const exe = path.join(dirOf(seed), `${name}.exe`);
     const linkProblem = await linkBitcode(path.join(dirOf(seed), `${name}.bc`), exe, [mainObjOf(seed)]);
     if (linkProblem) return void verdicts.set(o.id, linkProblem);
-    const run = await exec(exe, [], 10_000);
+    const run = await exec(exe, [], 60_000);
     if (run.status !== 0) return void verdicts.set(o.id, `the piped build fails (${run.timedOut ? 'timeout' : run.status ?? run.signal})`);
     const want = (expected.get(seed) ?? '').split('\n');
     const got = run.stdout.split('\n');

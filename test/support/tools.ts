@@ -4,7 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-export const repoRoot = path.resolve(__dirname, '..', '..');
+// From dist/test/support when a script is run compiled (test/robustness/mutants-scale.ts).
+const up = path.resolve(__dirname, '..', '..');
+export const repoRoot = path.basename(up) === 'dist' ? path.dirname(up) : up;
 export const kernelsDir = path.join(repoRoot, 'test', 'kernels');
 
 /** A fresh directory under the OS temp dir, removed by the caller (or left for post-mortems). */

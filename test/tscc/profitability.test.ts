@@ -58,7 +58,7 @@ test("lu: no fast path pays, each SCoP's original code runs, without check, and 
   const k = findKernel('lu');
   const reference = buildKernel('lu', { flags: ['-O3', MARCH] });
   for (const args of [k.args, k.altArgs]) expect(run(bitcode, 'lu', args)).toBe(runKernel(reference, args));
-}, 120_000);
+}, 300_000);
 
 test('2mm: the vectorized fast path and the one whose check rules out aliasing are both kept', () => {
   const { text, report } = throughTsopt('2mm', ORIGINAL_ORDER);
@@ -69,14 +69,14 @@ test('2mm: the vectorized fast path and the one whose check rules out aliasing a
   expect(kernel[1].profitability).toBe('opt vectorized the fast path');
   for (const s of kernel) expect(text).toContain(`!"tsopt kernel_2mm ${s.location}"`);
   expect(text).not.toContain('tsopt.keep');
-}, 120_000);
+}, 300_000);
 
 test.each([['--keep-unprofitable'], ['--rtc-stats']])('%s keeps every fast path and decides nothing', (flag) => {
   const { text, report } = throughTsopt('lu', [flag]);
   const all = [...scops(report, 'kernel_lu'), ...scops(report, 'main')];
   expect(all.map((s) => [s.versioned, s.fastPathKept, s.profitability])).toEqual(all.map(() => [true, undefined, undefined]));
   expect(text).toContain(`!"tsopt kernel_lu ${scops(report, 'kernel_lu')[0].location}"`);
-}, 120_000);
+}, 300_000);
 
 test("syrk: the fast path's `j <= i` loops count their iterations (nsw counters), so opt vectorizes the fast path, which stays, and prints what clang -O3's build prints", () => {
   // Without nsw on the AST loops' increments SCEV could not count `j <= i` and opt vectorized
@@ -88,11 +88,11 @@ test("syrk: the fast path's `j <= i` loops count their iterations (nsw counters)
   const k = findKernel('syrk');
   const reference = buildKernel('syrk', { flags: ['-O3', MARCH] });
   for (const args of [k.args, k.altArgs]) expect(run(bitcode, 'syrk', args)).toBe(runKernel(reference, args));
-}, 120_000);
+}, 300_000);
 
 test("interchanged (the default), both of 2mm's kernel fast paths are vectorized, and kept for that", () => {
   const { report } = throughTsopt('2mm');
   const kernel = scops(report, 'kernel_2mm');
   expect(kernel).toHaveLength(2);
   for (const s of kernel) expect(s).toMatchObject({ versioned: true, vectorized: true, fastPathKept: true, profitability: 'opt vectorized the fast path' });
-}, 120_000);
+}, 300_000);

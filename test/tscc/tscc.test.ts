@@ -113,7 +113,7 @@ describe('pass-through and command shapes', () => {
 });
 
 describe('when tsopt fails', () => {
-  const line = /^tscc: warning: tsopt failed on src\/sum\.c: unknown pass 'no-such-pass'.*; compiling with clang-14$/m;
+  const line = /^tscc: warning: tsopt failed on src\/sum\.c: unknown pass 'no-such-pass'.*; compiling with clang-14 \(TSCC_STRICT=1 makes this an error: the setting for CI\)$/m;
 
   test('one warning line, and the file is compiled with plain clang-14', () => {
     const r = ok('tscc', ['-O2', '-c', 'src/sum.c', '-o', 'fallback.o'], { TSOPT_FLAGS: '--passes=no-such-pass' });

@@ -75,7 +75,7 @@ describe.each(['gemver', 'mvt'])('%s', (name) => {
     const reference = buildKernel(name, { flags: ['-O3'] });
     // Odd sizes leave -O3's remainder iteration of the unrolled column loop; 1 runs only it.
     for (const n of ['1', '2', '3', '40', '41']) expect(runKernel(exe, [n])).toBe(runKernel(reference, [n]));
-  }, 120_000);
+  }, 300_000);
 });
 
 test('without DeLICM the reduction PHI keeps the nest in order: the interchange is refused and says why', async () => {
@@ -87,7 +87,7 @@ test('without DeLICM the reduction PHI keeps the nest in order: the interchange 
     expect.stringMatching(/^%\d+ <-> %\d+: it would reorder the writes and reads of MemRef_v\d+__phi.*, one location for every iteration$/),
     expect.stringMatching(/^DeLICM's model not taken: not tried: .*--delicm-max-operations=1/),
   ]);
-}, 120_000);
+}, 300_000);
 
 describe('column-walk.c: the nests interchanged and those left, and the pipe prints what clang -O3 prints', () => {
   const fixture = path.join(__dirname, 'fixtures', 'column-walk.c');
@@ -154,5 +154,5 @@ describe('column-walk.c: the nests interchanged and those left, and the pipe pri
     const stats = path.join(work, 'column-walk.rtc');
     runOk('env', [`TSOPT_RTC_STATS=${stats}`, exe]);
     expect(fs.readFileSync(stats, 'utf8')).toMatch(/^tsopt-rtc: kernel_colsum \S+ scop\d+: fast=1 slow=1 alias\(%\d+,%\d+\)-failed=1$/m);
-  }, 120_000);
+  }, 300_000);
 });

@@ -43,4 +43,4 @@ test('adi with VLA parameters: every kernel SCoP versioned with iter_ parameters
   expect(lines).toHaveLength(6);
   for (const line of lines) expect(line).toMatch(/ slow=0 /);
   expect(lines.filter((l) => / fast=[1-9]/.test(l))).toHaveLength(4);
-}, 120_000);
+}, 300_000);

@@ -22,6 +22,7 @@ interface ScopFields {
   runtimeCheck: string;
   notVersioned?: string;
   runtimeCheckParts?: { label: string; c: string }[];
+  islOperations?: number;
 }
 type Report = { functions: { name: string; scops: ScopFields[] }[]; pipeline: { passes: { pass: string; ms: number }[] } };
 
@@ -74,7 +75,7 @@ describe('every kernel prints what clang -O3 prints (default and alternative siz
       }
       // Every SCoP of kernel_* and main gets a fast path, but the known gaps (expected-versioned.ts).
       expect(unexpectedlyNotVersioned(k.name, report.functions.flatMap((f) => f.scops))).toEqual([]);
-    }, 60_000);
+    }, 300_000);
   }
 });
 
@@ -94,7 +95,7 @@ describe('when the check fails the original code runs', () => {
     const [out, lines] = runWithStats(exe);
     expect(out).toBe(runOk(referenceBuild(source, name), []).toString());
     expect(lines.join('\n')).toMatch(stats);
-  }, 60_000);
+  }, 300_000);
 
   test('gemm with separate arrays takes the fast path, and --rtc-stats goes to stderr without TSOPT_RTC_STATS', () => {
     const k = listKernels().find((x) => x.name === 'gemm')!;
@@ -106,7 +107,7 @@ describe('when the check fails the original code runs', () => {
     const r = spawnSync(exe, [], { env });
     expect(r.status).toBe(0);
     expect(r.stderr.toString()).toMatch(/^tsopt-rtc: kernel_gemm .* fast=1 slow=0 /m);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('values live after a SCoP reach the code after it from either path (fixtures/live-outs.c)', () => {
@@ -125,7 +126,7 @@ describe('values live after a SCoP reach the code after it from either path (fix
     const [out, lines] = runWithStats(exe);
     expect(out).toBe(runOk(referenceBuild(source, name), []).toString());
     for (const fn of kernels) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^tsopt-rtc: ${fn} .* fast=[1-9]`)));
-  }, 60_000);
+  }, 300_000);
 });
 
 test("opt-14 vectorizes gemm's fast path (vector types in kernel_gemm after the post pipeline)", () => {
@@ -137,16 +138,19 @@ test("opt-14 vectorizes gemm's fast path (vector types in kernel_gemm after the 
   // versioning adds scopes too, so the domain's name shows ours survived).
   expect(body).toMatch(/load <\d+ x double>, <\d+ x double>\* %\S+, align \d+(, !tbaa !\d+)?, !alias\.scope !\d+, !noalias !\d+/);
   expect(text).toMatch(/distinct !\{!\d+, !"tsopt kernel_gemm kernel_gemm:%10"\}/);
-}, 60_000);
+}, 300_000);
 
-test('parametric gemm: the model and versioning together stay far below the 5 s Polly 14 spends', () => {
+// Work counted in isl operations, not seconds (a loaded machine makes any time limit flaky).
+test('parametric gemm: the model and versioning together cost each SCoP under 2M isl operations (606k for the kernel)', () => {
   const k = listKernels().find((x) => x.name === 'gemm')!;
   const bitcode = compileToIr(k.path, IR_FLAGS);
   const report = path.join(work, 'timing.json');
   runOk('node', [tsopt, '--passes=versioning', '--no-post', `--report=${report}`, '-o', path.join(work, 'timing.bc')], bitcode);
   const r = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
-  expect(r.pipeline.passes.find((p) => p.pass === 'versioning')!.ms).toBeLessThan(5000);
-}, 60_000);
+  const scops = r.functions.flatMap((f) => f.scops);
+  expect(scops.map((s) => s.versioned)).toEqual([true, true, true]);
+  for (const s of scops) expect(s.islOperations).toBeLessThan(2_000_000);
+}, 300_000);
 
 test('past its isl quota a SCoP keeps no fast path, and the remark says why', () => {
   const k = listKernels().find((x) => x.name === 'gemm')!;
@@ -156,7 +160,7 @@ test('past its isl quota a SCoP keeps no fast path, and the remark says why', ()
   const r = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
   expect(scopsOf(r, 'kernel_gemm')[0]).toMatchObject({ versioned: false, notVersioned: expect.stringMatching(/^isl exceeded its quota of 1 operations/) });
   expect(text).not.toMatch(/tsopt\.scop\d+\.check:/);
-}, 60_000);
+}, 300_000);
 
 test('modulo-2^32 subscripts (robustness seed 12): the model and versioning finish within 20 s, the SCoP modelled', () => {
   const bitcode = compileToIr(path.join(fixtures, 'wrapping-offsets.c'), IR_FLAGS);
@@ -167,4 +171,4 @@ test('modulo-2^32 subscripts (robustness seed 12): the model and versioning fini
   const r = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
   // Modelled (not dropped past the quota); no alias check bounds the over-approximated read of C.
   expect(scopsOf(r, 'kernel')).toEqual([expect.objectContaining({ location: 'kernel:%7', versioned: false, notVersioned: expect.stringMatching(/no alias check possible/) })]);
-}, 60_000);
+}, 300_000);
