@@ -72,11 +72,26 @@ function linear(subs: readonly AstExprTree[], sizes: readonly Value[], e: AstExp
   return acc;
 }
 
+/** `x` as a factor of a product: parenthesized unless a name, a number or parenthesized whole. */
+function factorC(x: string): string {
+  if (/^-?[A-Za-z0-9_%.]+$/.test(x)) return x;
+  if (x.startsWith('(') && x.endsWith(')')) {
+    let depth = 0;
+    for (let i = 0; i < x.length; i++) {
+      depth += x[i] === '(' ? 1 : x[i] === ')' ? -1 : 0;
+      if (depth === 0 && i < x.length - 1) return `(${x})`;
+    }
+    return x;
+  }
+  return `(${x})`;
+}
+
 function linearC(subs: readonly AstExprTree[], sizes: readonly string[]): string {
   let acc = formatAstExpr(subs[0]!);
   for (let k = 1; k < subs.length; k++) {
     const sub = formatAstExpr(subs[k]!);
-    const scaled = acc === '0' ? '0' : `${acc} * ${sizes[k - 1]}`;
+    // A size of the [P+α] form (`2 + R`) is a sum: `(Q + 1) * (2 + R)`, not `(Q + 1) * 2 + R`.
+    const scaled = acc === '0' ? '0' : `${factorC(acc)} * ${factorC(sizes[k - 1]!)}`;
     acc = scaled === '0' ? sub : sub === '0' ? scaled : `(${scaled} + ${sub})`;
   }
   return acc;
