@@ -19,8 +19,8 @@ import type { ScopArray, ScopModel } from './model';
 export interface LmadDimension {
   /** Elements between the subscript's values (its values are an offset plus multiples of it); 0: one value. */
   readonly stride: bigint;
-  /** Subscript max - min over the SCoP, as isl text over the parameters (`{ [(-2 + 2n)] }`). */
-  readonly span: string;
+  /** Subscript max - min over the SCoP, as isl text over the parameters (`{ [(-2 + 2n)] }`); undefined when not asked for. */
+  readonly span: string | undefined;
   /** Sizes of the dimensions inside this one (indices into `array.sizes`): one step of the subscript is their product in elements. */
   readonly inner: readonly number[];
 }
@@ -49,15 +49,19 @@ export function accessedElements(model: ScopModel, array: ScopArray): IslSet | u
   return touched && !touched.isEmpty() ? touched : undefined;
 }
 
-/** The LMAD of the elements `touched` of `array` (call inside `ctx.scope`). */
-export function lmadOf(array: ScopArray, touched: IslSet): Lmad {
+/**
+ * The LMAD of the elements `touched` of `array` (call inside `ctx.scope`). Spans cost isl
+ * operations the run-time check does not need (fdtd-2d's flat int build: past the 1M quota of
+ * the check and the AST), so only the printers ask for them.
+ */
+export function lmadOf(array: ScopArray, touched: IslSet, options: { spans?: boolean } = {}): Lmad {
   const n = touched.tupleDim();
   const dimensions: LmadDimension[] = [];
   for (let k = 0; k < n; k++) {
     // [params] -> { [ok] }: subscript k alone
     const alone = touched.projectOut(DimType.set, k + 1, n - k - 1).projectOut(DimType.set, 0, k);
     const fixed = alone.isSingleton();
-    const span = alone.dimMax(0).sub(alone.dimMin(0)).gistParams(touched.params()).coalesce().toStr().replace(/^\[[^\]]*\] -> /, '');
+    const span = options.spans ? alone.dimMax(0).sub(alone.dimMin(0)).gistParams(touched.params()).coalesce().toStr().replace(/^\[[^\]]*\] -> /, '') : undefined;
     // On the projection: in { [i, j] : j - i even } j alone takes every value, though isl
     // gives j of the whole set stride 2 with an offset of i.
     const stride = fixed ? 0n : valToBigInt(alone.getStride(0));
@@ -79,13 +83,13 @@ export function constantSize(e: IndexExpression): bigint | undefined {
   return e.kind === ScevKind.Constant ? e.value : undefined;
 }
 
-/** `%1: 8 bytes x [stride 2 (16 bytes) span (-2 + 2p_0)]`, for print<scops> and the report. */
+/** `%1: 8 bytes x [stride 2 (16 bytes) span { [(-2 + 2p_0)] }]`, for print<scops> and the report. */
 export function formatLmad(l: Lmad): string {
   const e = BigInt(l.array.elementBytes);
   const dims = l.dimensions.map((d) => {
     const scale = d.inner.map((k) => constantSize(l.array.sizes[k]!));
     const bytes = scale.every((x) => x !== undefined) ? `${e * d.stride * scale.reduce((x, y) => x! * y!, 1n)!} bytes` : `${e * d.stride} bytes * ${d.inner.map((k) => l.array.shape[k + 1]).join(' * ')}`;
-    return `stride ${d.stride} (${bytes}) span ${d.span}`;
+    return `stride ${d.stride} (${bytes})${d.span === undefined ? '' : ` span ${d.span}`}`;
   });
   return `${l.array.name}: ${l.array.elementBytes} bytes x [${dims.join('; ')}]`;
 }

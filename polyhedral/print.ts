@@ -17,7 +17,7 @@ function lmadLine(m: ScopModel, a: ScopArray): string {
   try {
     return m.ctx.scope(() => {
       const touched = accessedElements(m, a);
-      return touched ? formatLmad(lmadOf(a, touched)) : '(not accessed)';
+      return touched ? formatLmad(lmadOf(a, touched, { spans: true })) : '(not accessed)';
     });
   } catch (e) {
     if (e instanceof IslError) return `(isl: ${e.message})`;
