@@ -46,7 +46,7 @@ import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
 import { checkOperandsDominate, StaleModelError } from './codegen/dominance';
 import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../runtime-checks/parts';
-import { emitParts, sizeValue } from '../runtime-checks/emit';
+import { emitParts, reportedPart, sizeValue, type ReportedPart } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
 import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from '../runtime-checks/outline';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
@@ -99,7 +99,7 @@ export interface VersionedScop {
   readonly location: string;
   /** The combined check as a C expression ('1': always true). */
   readonly runtimeCheck: string;
-  readonly parts: readonly { readonly label: string; readonly c: string }[];
+  readonly parts: readonly ReportedPart[];
   /** Instructions added to the function. */
   readonly codeGrowth: number;
   readonly parallelLoops: number;
@@ -368,7 +368,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     ctx.log.debug({ function: fn.name, scop: location, runtimeCheck }, 'versioned');
     return {
       function: fn.name, location, runtimeCheck,
-      parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length, ompLoops: omp,
+      parts: all.map(reportedPart), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length, ompLoops: omp,
       interchanged: (interchange?.nests ?? []).map((n) => nestLabel(model, n)),
       interchangeRefused: (interchange?.refused ?? []).map((r) => `${nestLabel(model, r)}: ${r.why}`),
     };
@@ -612,7 +612,7 @@ export const versioningPass: ModulePass = {
           });
           ctx.remarks.push({
             pass: 'versioning', kind: 'applied', function: fn.name, location,
-            message: `fast path under run-time check: ${v.runtimeCheck}; parts: ${v.parts.map((p) => p.label).join(', ') || '(none)'}; code growth: ${v.codeGrowth} instructions; parallel loops: ${v.parallelLoops}`,
+            message: `fast path under run-time check: ${v.runtimeCheck}; parts: ${v.parts.map((p) => (p.tests ? `${p.label} by ${p.tests.join(' or ')}` : p.label)).join(', ') || '(none)'}; code growth: ${v.codeGrowth} instructions; parallel loops: ${v.parallelLoops}`,
           });
         } catch (e) {
           if (e instanceof StaleModelError && !rebuilt.has(model.scop.entry)) {

@@ -1,7 +1,8 @@
 // Printing the model for tests and people, in the spirit of Polly's
 // `-polly-print-scops` and `-polly-print-deps`: one line per isl object.
 import { IslError } from 'isl-wasm';
-import type { FunctionScopModels, ScopAccess, ScopModel } from './model';
+import { accessedElements, formatLmad, lmadOf } from './lmad';
+import type { FunctionScopModels, ScopAccess, ScopArray, ScopModel } from './model';
 
 function accessLine(a: ScopAccess): string {
   const what = a.kind === 'read' ? 'ReadAccess' : a.certainty === 'must' ? 'MustWriteAccess' : 'MayWriteAccess';
@@ -9,6 +10,19 @@ function accessLine(a: ScopAccess): string {
   const kind = a.array.kind === 'array' ? '' : ` [${a.array.kind === 'value' ? 'Scalar' : 'PHI'}]`;
   const note = a.approximation ? `  ; over-approximated: ${a.approximation}` : '';
   return `      ${what}${certainty}${kind} := ${a.relation.toString()}${note}`;
+}
+
+/** The array's LMAD over the whole SCoP (polyhedral/lmad.ts), or why there is none. */
+function lmadLine(m: ScopModel, a: ScopArray): string {
+  try {
+    return m.ctx.scope(() => {
+      const touched = accessedElements(m, a);
+      return touched ? formatLmad(lmadOf(a, touched, { spans: true })) : '(not accessed)';
+    });
+  } catch (e) {
+    if (e instanceof IslError) return `(isl: ${e.message})`;
+    throw e;
+  }
 }
 
 /** The whole model of one SCoP (what `print<scops>` shows). */
@@ -24,6 +38,7 @@ export function printScopModel(m: ScopModel): string {
   for (const a of m.arrays) {
     const dims = a.kind === 'array' ? a.shape.map((s) => `[${s}]`).join('') : '';
     lines.push(`      ${a.tupleName}${dims}  ; ${a.kind} ${a.name}, ${a.elementBytes} bytes${a.delinearized ? ', delinearized' : ''}`);
+    if (a.kind === 'array') lines.push(`        LMAD := ${lmadLine(m, a)}`);
   }
   lines.push('    Statements:');
   for (const s of m.statements) {

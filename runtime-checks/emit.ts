@@ -4,12 +4,14 @@
 import { formatAstExpr, type AstExprTree } from 'isl-wasm';
 import { IrBuilder, constInt, intType, type Value } from '../ir';
 import { isPolynomial, type IndexExpression } from '../polyhedral/affine';
+import { formatLmad } from '../polyhedral/lmad';
 import type { ScopArray } from '../polyhedral/model';
 import { AstExprEmitter } from '../passes/codegen/ast-expr';
 import type { ScevExpander } from '../passes/codegen/scev-expander';
 import { NotExpandableError } from '../passes/codegen/scev-expander';
 import type { AccessRange, CheckPart } from './parts';
 import { exactProduct, guardedMul } from './exact-product';
+import { emitStrideTest, strideTestC } from './stride';
 
 const i128 = intType(128);
 
@@ -20,6 +22,22 @@ export interface EmittedPart {
   readonly label: string;
   readonly c: string;
   readonly value: Value;
+  /** For an alias pair, each test it uses (`range`, `stride`) and its i1: the part holds when one does. */
+  readonly tests?: readonly { readonly name: 'range' | 'stride'; readonly value: Value }[];
+}
+
+/** A part as the report gives it; an alias pair adds the tests it uses and both arrays' LMADs. */
+export interface ReportedPart {
+  readonly label: string;
+  readonly c: string;
+  readonly tests?: readonly string[];
+  readonly lmads?: readonly string[];
+}
+
+export function reportedPart(x: Omit<EmittedPart, 'value'>): ReportedPart {
+  const { label, c } = x;
+  if (x.part?.kind !== 'alias') return { label, c };
+  return { label, c, tests: (x.tests ?? []).map((t) => t.name), lmads: [formatLmad(x.part.a.lmad), formatLmad(x.part.b.lmad)] };
 }
 
 export function sizeValue(e: IndexExpression, x: ScevExpander, b: IrBuilder): Value {
@@ -54,11 +72,26 @@ function linear(subs: readonly AstExprTree[], sizes: readonly Value[], e: AstExp
   return acc;
 }
 
+/** `x` as a factor of a product: parenthesized unless a name, a number or parenthesized whole. */
+function factorC(x: string): string {
+  if (/^-?[A-Za-z0-9_%.]+$/.test(x)) return x;
+  if (x.startsWith('(') && x.endsWith(')')) {
+    let depth = 0;
+    for (let i = 0; i < x.length; i++) {
+      depth += x[i] === '(' ? 1 : x[i] === ')' ? -1 : 0;
+      if (depth === 0 && i < x.length - 1) return `(${x})`;
+    }
+    return x;
+  }
+  return `(${x})`;
+}
+
 function linearC(subs: readonly AstExprTree[], sizes: readonly string[]): string {
   let acc = formatAstExpr(subs[0]!);
   for (let k = 1; k < subs.length; k++) {
     const sub = formatAstExpr(subs[k]!);
-    const scaled = acc === '0' ? '0' : `${acc} * ${sizes[k - 1]}`;
+    // A size of the [P+α] form (`2 + R`) is a sum: `(Q + 1) * (2 + R)`, not `(Q + 1) * 2 + R`.
+    const scaled = acc === '0' ? '0' : `${factorC(acc)} * ${factorC(sizes[k - 1]!)}`;
     acc = scaled === '0' ? sub : sub === '0' ? scaled : `(${scaled} + ${sub})`;
   }
   return acc;
@@ -95,13 +128,22 @@ export function emitParts(parts: readonly CheckPart[], b: IrBuilder, exprs: AstE
     const exact: Value[] = [];
     const a = bounds(part.a, exact);
     const c = bounds(part.b, exact);
-    const disjoint = b.or(b.icmp('sle', a.end, c.lo), b.icmp('sle', c.end, a.lo));
-    const value = exact.reduce((x, y) => b.and(x, y), disjoint);
+    const inExact = (v: Value) => exact.reduce((x, y) => b.and(x, y), v);
+    const range = inExact(b.or(b.icmp('sle', a.end, c.lo), b.icmp('sle', c.end, a.lo)));
+    const cRange = `${a.cEnd} <= ${c.cLo} || ${c.cEnd} <= ${a.cLo}`;
+    const label = `alias(${part.a.array.name},${part.b.array.name})`;
+    if (!part.stride) {
+      out.push({ part, label, c: cRange, value: range, tests: [{ name: 'range', value: range }] });
+      continue;
+    }
+    const operands = { a: part.a.array, b: part.b.array, firstA: a.lo, firstB: c.lo, cFirstA: a.cLo, cFirstB: c.cLo };
+    const stride = inExact(emitStrideTest(part.stride, operands, sizesOf, b));
     out.push({
       part,
-      label: `alias(${part.a.array.name},${part.b.array.name})`,
-      c: `${a.cEnd} <= ${c.cLo} || ${c.cEnd} <= ${a.cLo}`,
-      value,
+      label,
+      c: `(${cRange}) || (${strideTestC(part.stride, operands)})`,
+      value: b.or(range, stride),
+      tests: [{ name: 'range', value: range }, { name: 'stride', value: stride }],
     });
   }
   // Last: the parameters' and sizes' products were all taken by now.

@@ -6,11 +6,13 @@
 //               disjoint. The first and last elements are the lexicographic minimum and
 //               maximum of the accessed subscripts; with the inner subscripts within their
 //               sizes (the delinearization / in-bounds assumptions, part of the same check)
-//               they are also the lowest and highest addresses.
+//               they are also the lowest and highest addresses. Or-ed with it where the
+//               arrays' LMADs interleave (polyhedral/lmad.ts): the stride test.
 //   assumption  each of the model's assumptions (no-wrap, unsigned, loop-bound, in-bounds,
 //               delinearization), as isl gives it back with `isl_ast_build_expr_from_set`.
-import { AstBuild, IslError, IslQuotaError, readAstExpr, type AstExprTree, type PwMultiAff, type Set as IslSet } from 'isl-wasm';
+import { AstBuild, IslError, IslQuotaError, readAstExpr, type AstExprTree, type PwMultiAff } from 'isl-wasm';
 import type { Value } from '../ir';
+import { accessedElements, lmadOf, strideTest, type Lmad, type StrideTest } from '../polyhedral/lmad';
 import type { ScopArray, ScopModel } from '../polyhedral/model';
 
 export interface AccessRange {
@@ -18,12 +20,16 @@ export interface AccessRange {
   /** Subscripts (outermost first) of the first and of the last element accessed: AST expressions over the parameters. */
   readonly first: readonly AstExprTree[];
   readonly last: readonly AstExprTree[];
+  /** The accessed elements' LMAD (polyhedral/lmad.ts). */
+  readonly lmad: Lmad;
 }
 
 export interface AliasPart {
   readonly kind: 'alias';
   readonly a: AccessRange;
   readonly b: AccessRange;
+  /** Where the ranges may overlap but the elements interleave: the stride test, or-ed with the range test. */
+  readonly stride: StrideTest | undefined;
 }
 
 export interface AssumptionPart {
@@ -64,22 +70,11 @@ export function unboundedAliasedArray(model: ScopModel): string | undefined {
   return undefined;
 }
 
-/** The range of elements of `array` the SCoP accesses (undefined: it accesses none). */
+/** The range of elements of `array` the SCoP accesses, and its LMAD (undefined: it accesses none). */
 function accessRange(model: ScopModel, array: ScopArray, build: AstBuild): AccessRange | undefined {
-  let touched: IslSet | undefined; // [params] -> { MemRef_A[o0, ...] }
-  for (const st of model.statements) {
-    for (const acc of st.accesses) {
-      if (acc.array !== array) continue;
-      const range = acc.relation.intersectDomain(st.domain).range();
-      touched = touched ? touched.union(range) : range;
-    }
-  }
-  // Only where the assumptions hold: the range is and-ed with them in the one check. Without
-  // them, 32-bit unsigned subscripts stay modulo 2^32 (detect-unsigned's in[i + k]), and
-  // their lexmin/lexmax costs millions of isl operations and seconds in big-integer
-  // arithmetic; with them the modulo vanishes (22,000 operations, 50 ms).
-  if (touched) touched = touched.intersectParams(model.assumedContext);
-  if (!touched || touched.isEmpty()) return undefined;
+  // [params] -> { MemRef_A[o0, ...] }
+  const touched = accessedElements(model, array);
+  if (!touched) return undefined;
   const n = touched.tupleDim();
   let lo: PwMultiAff; // [params] -> MemRef_A[o0, ...] (first element)
   let hi: PwMultiAff; // [params] -> MemRef_A[o0, ...] (last element)
@@ -98,7 +93,7 @@ function accessRange(model: ScopModel, array: ScopArray, build: AstBuild): Acces
     first.push(readAstExpr(build.exprFromPwAff(lo.getAt(k))));
     last.push(readAstExpr(build.exprFromPwAff(hi.getAt(k))));
   }
-  return { array, first, last };
+  return { array, first, last, lmad: lmadOf(array, touched) };
 }
 
 export interface CheckPartsOptions {
@@ -130,7 +125,7 @@ export function checkParts(model: ScopModel, options: CheckPartsOptions): CheckP
     const ra = rangeOf(a);
     const rb = rangeOf(b);
     if (!ra || !rb) continue; // one of them is never accessed: nothing can overlap
-    parts.push({ kind: 'alias', a: ra, b: rb });
+    parts.push({ kind: 'alias', a: ra, b: rb, stride: strideTest(ra.lmad, rb.lmad) });
   }
   parts.push({ kind: 'product-range', c: productRangeC(model) });
   return parts;

@@ -2,7 +2,9 @@
 //   @tsopt.rtc.N = [fast runs, slow runs, failures of part 1, failures of part 2, ...]
 // counted up (without branches) in its check block, and a destructor registered in
 // @llvm.global_dtors prints one line per SCoP at exit:
-//   tsopt-rtc: kernel_gemm gemm.c:20 scop0: fast=1 slow=0 alias(C,A)=0 ...
+//   tsopt-rtc: kernel_gemm gemm.c:20 scop0: fast=1 slow=0 alias(C,A)-failed=0 ...
+// then, for each alias pair with a stride test, the runs its range and its stride test passed:
+//   ... alias(re,im)-range-passed=0 alias(re,im)-stride-passed=1
 // to stderr, or appends it to the file named by $TSOPT_RTC_STATS. Only libc's getenv, open
 // and dprintf are used, so the program needs nothing else at link time.
 import {
@@ -14,6 +16,12 @@ import {
 const i32 = intType(32);
 const i64 = intType(64);
 const i8p = pointerTo(i8);
+
+interface CountedPart {
+  readonly label: string;
+  readonly value: Value;
+  readonly tests?: readonly { readonly name: string; readonly value: Value }[];
+}
 
 interface Counted {
   readonly index: number;
@@ -46,8 +54,10 @@ export class RtcStats {
    * Counts this run of the check at the builder's position (the check block, before its branch).
    * `extra` names further counters of the SCoP, bumped where `count` is called (`parallel`: runs on several threads).
    */
-  instrument(b: IrBuilder, fn: IrFunction, location: string, index: number, cond: Value, parts: readonly { label: string; value: Value }[], extra: readonly string[] = []): void {
-    const n = 2 + parts.length + extra.length;
+  instrument(b: IrBuilder, fn: IrFunction, location: string, index: number, cond: Value, parts: readonly CountedPart[], extra: readonly string[] = []): void {
+    // Alias pairs with a stride test also count the runs each of their tests passed in.
+    const tests = parts.flatMap((p) => (p.tests && p.tests.length > 1 ? p.tests.map((t) => ({ label: `${p.label}-${t.name}`, value: t.value })) : []));
+    const n = 2 + parts.length + tests.length + extra.length;
     const t = arrayOf(i64, n);
     const counters = addGlobalVariable(this.m, `tsopt.rtc.${index}`, t, { prefix: 'internal', suffix: ', align 8' });
     setInitializer(counters, zeroInitializer(t));
@@ -59,7 +69,9 @@ export class RtcStats {
     bump(0, cond);
     bump(1, not(cond));
     parts.forEach((part, k) => bump(2 + k, not(part.value)));
-    const fields = ['fast=%llu', 'slow=%llu', ...parts.map((p) => `${p.label.replace(/%/g, '%%').replace(/\s+/g, '')}-failed=%llu`), ...extra.map((x) => `${x}=%llu`)];
+    tests.forEach((t, k) => bump(2 + parts.length + k, t.value));
+    const field = (label: string) => label.replace(/%/g, '%%').replace(/\s+/g, '');
+    const fields = ['fast=%llu', 'slow=%llu', ...parts.map((p) => `${field(p.label)}-failed=%llu`), ...tests.map((t) => `${field(t.label)}-passed=%llu`), ...extra.map((x) => `${x}=%llu`)];
     this.scops.push({ index, extra, counters, n, line: `tsopt-rtc: ${fn.name} ${location.replace(/%/g, '%%')} scop${index}: ${fields.join(' ')}\n` });
   }
 

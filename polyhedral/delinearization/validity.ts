@@ -68,7 +68,8 @@ export interface AccessValidity {
   /**
    * The piece chosen for the access: the first live piece that alone can hold
    * every executed instance for some parameters (pieces come with t = 0 first),
-   * or undefined when only several pieces together can.
+   * else the first that holds where the access does not run, or undefined when
+   * only several pieces together can.
    */
   readonly chosen: number | undefined;
   /** [params] -> { : ... }: where every executed instance lies in the chosen piece (or, without one, in some live piece); not simplified. */
@@ -97,6 +98,16 @@ export function accessValidity(ctx: Ctx, domain: IslSet, context: IslSet, pieceC
   for (const i of livePieces) {
     const good = goodFor(pieces[i]!);
     if (!good.intersect(executes).isEmpty()) return { livePieces, chosen: i, good, executes };
+  }
+  // No piece holds wherever the access runs, but one may hold where it does not: an access in
+  // a copy of the loop for other parameters (-O3 unswitches convolve2d's loops on K > 0, and
+  // with runtime unrolling off, as tscc builds, both copies are one SCoP; the K <= 0 copy's
+  // write crosses rows). That piece, under the condition that the access does not run, keeps
+  // the array's shape for the other accesses; where that contradicts every run the shape is
+  // refused (tryShape) and the array stays linear as before.
+  for (const i of livePieces) {
+    const good = goodFor(pieces[i]!);
+    if (!good.isEmpty()) return { livePieces, chosen: i, good, executes };
   }
   // { S[counters] : in some live piece }
   let covered = ctx.set(setText(allParams, tuple, dims, ['1 = 0']));

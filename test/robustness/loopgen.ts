@@ -45,6 +45,12 @@ interface Ctx {
   index: 'long' | 'int' | 'unsigned';
   /** Largest element index any subscript may use: the arrays hold ALLOC elements. */
   alloc: number;
+  /**
+   * Strided kernels (issue 18): every subscript is `S * (subscript) + r`, r one residue per
+   * array but now and then another, so arrays called with base offsets into one buffer
+   * interleave or meet. Its choices come from a generator of their own.
+   */
+  stride?: { readonly rnd: Random; readonly s: number; readonly residue: ReadonlyMap<string, number> };
 }
 
 /** A loop over `counter` whose values stay in [0, COUNTER_MAX]; `outer` are enclosing counters. */
@@ -131,7 +137,14 @@ function makeNest(ctx: Ctx, nestNo: number, lines: string[]): void {
   const names = ['i', 'j', 'k'].map((c) => `${c}${nestNo}`);
   for (let d = 0; d < depth; d++) loops.push(makeLoop(ctx, names[d], names.slice(0, d)));
   const counters = loops.map((l) => l.counter);
-  const access = (cs: readonly string[]) => `${rnd.pick(ctx.arrays)}[${makeSubscript(ctx, cs)}]`;
+  const access = (cs: readonly string[]) => {
+    const a = rnd.pick(ctx.arrays);
+    const sub = makeSubscript(ctx, cs);
+    const st = ctx.stride;
+    if (!st) return `${a}[${sub}]`;
+    const r = st.rnd.chance(0.1) ? st.rnd.int(0, st.s - 1) : st.residue.get(a)!;
+    return `${a}[${st.s} * (${sub}) + ${r}]`;
+  };
   const indent = (d: number) => '  '.repeat(d + 1);
   const reduction = depth >= 2 && rnd.chance(0.3);
   loops.forEach((l, d) => {
@@ -172,15 +185,21 @@ export interface GeneratedKernel {
  * The C program for `seed`, in two files so that tsopt's work is the kernel alone: a `kernel`
  * function, and a main that calls it several ways and prints hashes.
  */
-export function generateKernel(seed: number): GeneratedKernel {
+export function generateKernel(seed: number, options: { strided?: boolean } = {}): GeneratedKernel {
   const rnd = new Random(seed * 7919 + 17);
   const nArrays = rnd.int(2, 3);
+  const arrays = ['A', 'B', 'C'].slice(0, nArrays);
+  // The strided variant draws from its own generator: the plain kernel of a seed stays the same.
+  const srnd = new Random(seed * 104729 + 3);
+  const s = srnd.int(2, 3);
+  const stride = options.strided ? { rnd: srnd, s, residue: new Map(arrays.map((a) => [a, srnd.int(0, s - 1)])) } : undefined;
   const ctx: Ctx = {
     rnd,
-    arrays: ['A', 'B', 'C'].slice(0, nArrays),
+    arrays,
     elem: rnd.chance(0.7) ? 'double' : 'unsigned',
     index: rnd.pick(['long', 'long', 'int', 'unsigned'] as const),
-    alloc: allocFor(),
+    alloc: stride ? s * allocFor() + s : allocFor(),
+    stride,
   };
   const body: string[] = [];
   const nests = rnd.int(1, 3);
@@ -193,9 +212,11 @@ export function generateKernel(seed: number): GeneratedKernel {
     ctx.arrays.map((_, i) => `buf[${i === nArrays - 1 ? 0 : i}]`), // last argument aliases the first
     ctx.arrays.map((_, i) => `buf[0] + ${i * rnd.int(1, 7)}`), // overlapping windows of one array
   ];
+  // Strided: twice more into one buffer at random base offsets below two strides, interleaving or meeting.
+  if (stride) for (let c = 0; c < 2; c++) calls.push(ctx.arrays.map(() => `buf[0] + ${srnd.int(0, 2 * stride.s - 1)}`));
   const idx = ctx.index;
   const signature = `void kernel(${idx} n, ${idx} m, ${ptrs})`;
-  const kernel = `// tsopt robustness kernel, seed ${seed} (test/robustness/loopgen.ts); main.c calls it
+  const kernel = `// tsopt robustness kernel, seed ${seed}${stride ? ' strided' : ''} (test/robustness/loopgen.ts); main.c calls it
 ${signature} {
 ${body.join('\n')}
 }
