@@ -355,7 +355,7 @@ export class ScalarEvolution {
     const be = this.getScev(beValue);
     // Forget everything computed against the placeholder.
     for (const v of this.cacheLog.splice(mark)) this.cache.delete(v);
-    if (be.kind !== ScevKind.Add || !be.operands.includes(placeholder)) return undefined;
+    if (be.kind !== ScevKind.Add || !be.operands.includes(placeholder)) return this.addRecFromPreviousPhi(p, loop, startValue, beValue);
     const rest = [...be.operands];
     rest.splice(rest.indexOf(placeholder), 1);
     const step = this.ctx.add(rest);
@@ -366,6 +366,25 @@ export class ScalarEvolution {
       if (beValue.flags & InstFlag.NoUnsignedWrap) flags |= NoWrap.NUW;
     }
     return this.ctx.addRec([this.getScev(startValue), step], loop, flags);
+  }
+
+  /**
+   * `%prev = phi [start, pre], [%q, latch]` with `%q = {a,+,s}<loop>` another phi of the header:
+   * %prev is %q one iteration late, `{start,+,s}<loop>` when start == a - s (the `i` beside
+   * `i + 1` that -O3 leaves for `for (j = i + 1; ...)` in a loop counting i).
+   */
+  private addRecFromPreviousPhi(p: Instruction, loop: Loop, startValue: Value, beValue: Value): Scev | undefined {
+    if (beValue === p || beValue.kind !== 'instruction' || beValue.opcode !== 'phi' || beValue.parent !== loop.header) return undefined;
+    const q = this.getScev(beValue);
+    if (q.kind !== ScevKind.AddRec || q.loop !== loop || q.operands.length !== 2) return undefined;
+    const [a, s] = [q.operands[0]!, q.operands[1]!];
+    const start = this.getScev(startValue);
+    const d = rangeOf(this.ctx.minus(this.ctx.minus(a, s), start), new Map());
+    if (d.lo !== 0n || d.hi !== 0n) return undefined;
+    // Values of %prev are start and then those of %q: %q's no-wrap facts hold when start does not wrap either.
+    const startRange = rangeOf(start, new Map());
+    const flags = startRange.lo >= 0n && rangeOf(s, new Map()).lo > 0n ? q.flags : NoWrap.None;
+    return this.ctx.addRec([start, s], loop, flags);
   }
 
   /**

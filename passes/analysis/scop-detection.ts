@@ -22,6 +22,7 @@ import { isKnownNonNegative, type Facts } from './ranges';
 import { type ScalarEvolution, scalarEvolutionAnalysis, allocSize, isUnsignedPredicate } from './scalar-evolution';
 import { type Scev, type ScevUnknown, ScevKind, compareScev, subExpressions, printScev } from './scev';
 import { DomainBuilder, isSelectAndOr, maxDnfSize } from './scop-domains';
+import { isMathCall, mathErrnoIssue } from './math-calls';
 import type {
   AliasPair, IntPredicate, RejectionCause, Scop, ScopDetectionResult, ScopLoop,
   ScopMemoryAccess, ScopRejection, ScopScalarAccess, ScopStatement,
@@ -234,6 +235,8 @@ class Detector {
       }
       for (const i of b.instructions) this.checkInstruction(r, i, issues);
     }
+    const errno = mathErrnoIssue(r.blocks, this.module);
+    if (errno) issues.push({ cause: 'function-call', detail: errno.detail, at: errno.at });
     if (issues.length > 0) return issues;
     // Only now (all conditions affine) can the domains be built; they must stay small.
     const domains = new DomainBuilder(this.se, this.li, this.dt, r);
@@ -360,7 +363,7 @@ class Detector {
           }
           return;
         }
-        if (!this.isPure(i)) issues.push({ cause: 'function-call', detail: `call to @${callee.name}`, at: i });
+        if (!this.isPure(i) && !isMathCall(i, this.module)) issues.push({ cause: 'function-call', detail: `call to @${callee.name}`, at: i });
         return;
       }
       case 'invoke': case 'callbr':
