@@ -22,6 +22,7 @@ import type { AnalysisKey } from '../pass';
 import { type DomTree, dominatorTreeAnalysis } from './dominators';
 import { type Loop, type LoopInfo, loopAnalysis } from './loops';
 import { allocSize, structLayout } from './data-layout';
+import { findErrorBlocks } from './error-blocks';
 import { localNames, valueName } from './names';
 import { type Facts, type Range, fullRange, rangeOf, withFact, isKnownNonNegative } from './ranges';
 import {
@@ -69,6 +70,11 @@ export class ScalarEvolution {
   private readonly cache = new Map<Value, Scev>();
   private readonly cacheLog: Value[] = [];
   private readonly exits = new Map<Loop, LoopExit | ExitFailure>();
+  private errorBlockSet: Set<BasicBlock> | undefined;
+
+  private errorBlocks(): Set<BasicBlock> {
+    return (this.errorBlockSet ??= findErrorBlocks(this.fn));
+  }
   private readonly blockFacts = new Map<BasicBlock, Facts>();
   private readonly factsInProgress = new Set<BasicBlock>();
   private readonly rank = new Map<Value, number>();
@@ -583,7 +589,9 @@ export class ScalarEvolution {
     const ctx = this.ctx;
     const latch = loop.latch;
     if (!latch) return { cause: 'complex-cfg', detail: `loop ${loop.headerName} has ${loop.latches.length} latches` };
-    if (loop.exitingBlocks.length !== 1 || loop.exitingBlocks[0] !== latch) {
+    // Exits into error blocks do not count: a SCoP assumes them not taken (ScopErrorEdge).
+    const exiting = loop.exitingBlocks.filter((b) => successors(b).some((s) => !loop.containsBlock(s) && !this.errorBlocks().has(s)));
+    if (exiting.length !== 1 || exiting[0] !== latch) {
       return { cause: 'complex-cfg', detail: `loop ${loop.headerName} exits from ${loop.exitingBlocks.map((b) => this.nameOf(b)).join(', ')}, not only from its latch` };
     }
     const t = terminator(latch)!;
