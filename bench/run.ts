@@ -1,6 +1,6 @@
 // `npm run bench -- …`: PolyBench/C, uBLAS and our own kernels, four compilers each.
 //   --polybench DIR     a PolyBench/C 4.2.1 checkout (suites polybench and polybench-vla)
-//   --ublas             our Boost uBLAS gemm, 2mm, covariance, correlation (bench/ublas)
+//   --ublas             our Boost uBLAS gemm, 2mm, syrk, trmm, covariance, correlation, jacobi-2d (bench/ublas)
 //   --kernels-dir DIR   our C kernels (test/kernels): medians and ratios vs clang -O3 and Polly
 //   --dataset NAME      MINI SMALL MEDIUM LARGE EXTRALARGE (default LARGE); --tiny: kernels at their test sizes
 //   --kernels a,b       only these programs;  --out DIR (default bench-results)
