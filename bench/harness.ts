@@ -18,6 +18,8 @@ export interface Variant {
   name: string;
   cc: string[];
   cxx: string[];
+  /** Set when the variant compiles only one language: programs in the other record `n/a`. */
+  only?: 'c' | 'cxx';
 }
 
 export { BASELINE };
@@ -30,8 +32,8 @@ export function standardVariants(): Variant[] {
     { name: 'polly', cc: ['clang-14', '-O3', '-march=native', '-mllvm', '-polly'], cxx: ['clang++-14', '-O3', '-march=native', '-mllvm', '-polly'] },
     { name: 'gcc-graphite', cc: ['gcc', '-O3', '-march=native', '-floop-nest-optimize'], cxx: ['g++', '-O3', '-march=native', '-floop-nest-optimize'] },
     { name: 'tscc', cc: tscc, cxx: tscc },
-    // C only: the pipe driver compiles .c sources (C++ programs record a compile error).
-    { name: 'pipe', cc: [process.execPath, PIPE_CC_JS, '-O3', '-march=native'], cxx: [process.execPath, PIPE_CC_JS, '-O3', '-march=native'] },
+    // C only: the pipe driver compiles .c sources (C++ programs record `n/a`).
+    { name: 'pipe', cc: [process.execPath, PIPE_CC_JS, '-O3', '-march=native'], cxx: [process.execPath, PIPE_CC_JS, '-O3', '-march=native'], only: 'c' },
   ];
 }
 
@@ -73,7 +75,8 @@ export interface Tolerance {
   absolute: number;
 }
 
-export type Status = 'ok' | 'compile-error' | 'run-error' | 'mismatch';
+/** `n/a`: the variant does not compile the program's language (the pipe on C++). */
+export type Status = 'ok' | 'compile-error' | 'run-error' | 'mismatch' | 'n/a';
 
 export interface VariantResult {
   status: Status;
@@ -236,6 +239,10 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
     for (const v of opts.variants) {
       const checkExe = path.join(dir, `${p.name}.${v.name}.check`);
       const timeExe = path.join(dir, `${p.name}.${v.name}`);
+      if (v.only !== undefined && v.only !== (p.cxx ? 'cxx' : 'c')) {
+        variants[v.name] = { status: 'n/a', detail: `${v.name} compiles ${v.only === 'c' ? 'C' : 'C++'} only`, times: [] };
+        continue;
+      }
       opts.progress(`${where}: building ${v.name}`);
       // When checking and timing builds are the same, build once (tscc compiles are not cheap).
       const same = p.checkFlags.join(' ') === p.timeFlags.join(' ');

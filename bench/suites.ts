@@ -95,7 +95,7 @@ export function kernelPrograms(dir: string, only?: Set<string>, tiny = false): P
 
 export const UBLAS_DIR = path.join(root, 'bench', 'ublas');
 
-/** Our Boost uBLAS versions of gemm, 2mm, covariance and correlation (bench/ublas/*.cpp). */
+/** Our Boost uBLAS versions of gemm, 2mm, syrk, trmm, covariance, correlation and jacobi-2d (bench/ublas/*.cpp). */
 export function ublasPrograms(dataset: string, only?: Set<string>): Program[] {
   const sizes: Record<string, string> = { MINI: '20', SMALL: '60', MEDIUM: '200', LARGE: '1000', EXTRALARGE: '2000' };
   const n = sizes[dataset] ?? sizes.LARGE;

@@ -199,7 +199,7 @@ export function mergeReport(input: InputReport, pipeline: PipelineResult, facts:
 /** Issue 4's fields print through passes/report.ts; this adds the passes' part. */
 function passesText(r: CliReport): string[] {
   const lines: string[] = [];
-  const standard = new Set(['location', 'depth', 'statements', 'parameters', 'arrays', 'assumptions', 'aliasPairs', 'parallelLoops', 'runtimeCheck', 'delinearization', 'delicm', 'remarks']);
+  const standard = new Set(['location', 'depth', 'statements', 'parameters', 'arrays', 'assumptions', 'aliasPairs', 'parallelLoops', 'runtimeCheck', 'delinearization', 'delicm', 'remarks', 'errorBlocks']);
   for (const f of r.functions) {
     for (const s of f.scops) {
       const extra = Object.entries(s).filter(([k]) => !standard.has(k));

@@ -11,6 +11,7 @@ import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analys
 import { type Delinearizer, defaultMaxOperations } from '../polyhedral/build';
 import type { Map as IslMap } from 'isl-wasm';
 import type { Scop } from './analysis/scop-detection-types';
+import { describeErrorEdges } from './analysis/error-blocks';
 import { delinearizationAnalysis, type FunctionDelinearizations } from '../polyhedral/delinearization/analysis';
 import type { ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
 import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
@@ -59,6 +60,8 @@ export interface ReportScop {
    * model's `delinearization` assumption), shown apart for people.
    */
   readonly delinearization: string;
+  /** Error blocks the model assumes are never entered (C++ throws, abort paths), with the block that branches to each; absent when none. */
+  readonly errorBlocks?: string[];
 }
 
 export interface ReportRejection {
@@ -130,6 +133,7 @@ export function reportScop(m: ScopModel, options: ReportOptions = {}, delineariz
     parallelLoops: m.dependences.parallelLoops.map((l) => m.loopLabels.get(l) ?? l.loop.headerName),
     runtimeCheck: options.runtimeCheck ? options.runtimeCheck(m) : conjunction(assumptions),
     delinearization: delinearized && delinearization ? (delinearization.condition ?? '1') : modelDelinearization(m),
+    ...(m.scop.errorBlocks?.length ? { errorBlocks: describeErrorEdges(m.scop, m.scop.entry.parent!) } : {}),
   };
 }
 
@@ -212,6 +216,7 @@ export function formatReport(r: TsoptReport, format: 'json' | 'text'): string {
       for (const [a, b] of s.aliasPairs) lines.push(`    may alias: ${a} and ${b}`);
       lines.push(`    parallel loops: ${s.parallelLoops.join(', ') || '(none)'}`);
       if (s.delinearization !== '1') lines.push(`    delinearization valid if ${s.delinearization}`);
+      for (const e of s.errorBlocks ?? []) lines.push(`    assumes not entered: error block ${e}`);
       lines.push(`    run-time check: ${s.runtimeCheck}`);
     }
     for (const x of f.rejected) lines.push(`  rejected at ${x.location}: ${x.cause}: ${x.detail}`);

@@ -11,7 +11,8 @@ import { type CheckText, type ScopText, counters } from './describe';
 import type { Assumption, AssumptionKind, ScopStatementModel } from './model';
 
 // Sign facts first: they often make the wrap checks true.
-const assumptionOrder: AssumptionKind[] = ['unsigned', 'loop-bound', 'no-wrap', 'in-bounds', 'delinearization'];
+// Last, 'error-block': no edge into an error block is taken (passes/analysis/error-blocks.ts).
+const assumptionOrder: AssumptionKind[] = ['unsigned', 'loop-bound', 'no-wrap', 'in-bounds', 'delinearization', 'error-block'];
 
 /**
  * One assumption per kind: the parameters for which no check of that kind is

@@ -169,6 +169,18 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
   for (const label of loopLabels.values()) seen.set(label, (seen.get(label) ?? 0) + 1);
   for (const [loop, label] of loopLabels) if (seen.get(label)! > 1 && label !== loop.loop.headerName) loopLabels.set(loop, `${label} (${loop.loop.headerName})`);
 
+  // Error edges: no iteration may take one (the run-time check's 'error-block' part).
+  (scop.errorBlocks ?? []).forEach((e, k) => {
+    const tr = translatorFor(params, e.loops);
+    const tuple = `ErrorEdge${k}[${counters(e.loops.length)}]`;
+    const box = boxText(tr, e.loops);
+    const found: RangeCheck[] = [...tr.lastChecks];
+    const conditions = dnfText(tr, e.domain, found);
+    const where = `{ ${tuple} : ${conditions === undefined ? box : `${box} and (${conditions})`} }`;
+    addChecks(tuple, where, found);
+    addViolation(tuple, where, 'true', 'error-block');
+  });
+
   // Arrays, then statements.
   const arrayNames = new UniqueNames();
   const shapes = options.delinearize?.(scop) ?? new Map<Value, ArrayShape>();

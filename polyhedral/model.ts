@@ -91,7 +91,7 @@ export interface ScopStatementModel {
   readonly accesses: readonly ScopAccess[];
 }
 
-export type AssumptionKind = 'no-wrap' | 'unsigned' | 'loop-bound' | 'in-bounds' | 'delinearization';
+export type AssumptionKind = 'no-wrap' | 'unsigned' | 'loop-bound' | 'in-bounds' | 'delinearization' | 'error-block';
 
 /** A condition on the parameters under which the model is exact (Polly's assumed context, by kind). */
 export interface Assumption {

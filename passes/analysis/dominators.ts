@@ -162,3 +162,14 @@ export const postDominatorTreeAnalysis: AnalysisKey<DomTree> = {
   name: 'post-dominator-tree',
   compute: (fn) => computePostDominatorTree(fn),
 };
+
+/**
+ * Post-dominators of the CFG without the `excluded` blocks and their edges (error blocks:
+ * Polly's region tree treats their paths as never taken, so a loop with a throw inside still
+ * has its exit as post-dominator).
+ */
+export function computePostDominatorTreeWithout(fn: IrFunction, excluded: ReadonlySet<BasicBlock>): DomTree {
+  const preds = predecessorMap(fn);
+  const kept = (list: readonly BasicBlock[]): BasicBlock[] => list.filter((b) => !excluded.has(b));
+  return buildTree(kept(exitBlocks(fn)), (b) => kept(preds.get(b) ?? []), (b) => kept(successors(b)), preds);
+}

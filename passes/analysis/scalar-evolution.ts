@@ -22,6 +22,7 @@ import type { AnalysisKey } from '../pass';
 import { type DomTree, dominatorTreeAnalysis } from './dominators';
 import { type Loop, type LoopInfo, loopAnalysis } from './loops';
 import { allocSize, structLayout } from './data-layout';
+import { findErrorBlocks } from './error-blocks';
 import { localNames, valueName } from './names';
 import { type Facts, type Range, fullRange, rangeOf, withFact, isKnownNonNegative } from './ranges';
 import {
@@ -69,6 +70,11 @@ export class ScalarEvolution {
   private readonly cache = new Map<Value, Scev>();
   private readonly cacheLog: Value[] = [];
   private readonly exits = new Map<Loop, LoopExit | ExitFailure>();
+  private errorBlockSet: Set<BasicBlock> | undefined;
+
+  private errorBlocks(): Set<BasicBlock> {
+    return (this.errorBlockSet ??= findErrorBlocks(this.fn));
+  }
   private readonly blockFacts = new Map<BasicBlock, Facts>();
   private readonly factsInProgress = new Set<BasicBlock>();
   private readonly rank = new Map<Value, number>();
@@ -355,7 +361,7 @@ export class ScalarEvolution {
     const be = this.getScev(beValue);
     // Forget everything computed against the placeholder.
     for (const v of this.cacheLog.splice(mark)) this.cache.delete(v);
-    if (be.kind !== ScevKind.Add || !be.operands.includes(placeholder)) return undefined;
+    if (be.kind !== ScevKind.Add || !be.operands.includes(placeholder)) return this.addRecFromPreviousPhi(p, loop, startValue, beValue);
     const rest = [...be.operands];
     rest.splice(rest.indexOf(placeholder), 1);
     const step = this.ctx.add(rest);
@@ -366,6 +372,25 @@ export class ScalarEvolution {
       if (beValue.flags & InstFlag.NoUnsignedWrap) flags |= NoWrap.NUW;
     }
     return this.ctx.addRec([this.getScev(startValue), step], loop, flags);
+  }
+
+  /**
+   * `%prev = phi [start, pre], [%q, latch]` with `%q = {a,+,s}<loop>` another phi of the header:
+   * %prev is %q one iteration late, `{start,+,s}<loop>` when start == a - s (the `i` beside
+   * `i + 1` that -O3 leaves for `for (j = i + 1; ...)` in a loop counting i).
+   */
+  private addRecFromPreviousPhi(p: Instruction, loop: Loop, startValue: Value, beValue: Value): Scev | undefined {
+    if (beValue === p || beValue.kind !== 'instruction' || beValue.opcode !== 'phi' || beValue.parent !== loop.header) return undefined;
+    const q = this.getScev(beValue);
+    if (q.kind !== ScevKind.AddRec || q.loop !== loop || q.operands.length !== 2) return undefined;
+    const [a, s] = [q.operands[0]!, q.operands[1]!];
+    const start = this.getScev(startValue);
+    const d = rangeOf(this.ctx.minus(this.ctx.minus(a, s), start), new Map());
+    if (d.lo !== 0n || d.hi !== 0n) return undefined;
+    // Values of %prev are start and then those of %q: %q's no-wrap facts hold when start does not wrap either.
+    const startRange = rangeOf(start, new Map());
+    const flags = startRange.lo >= 0n && rangeOf(s, new Map()).lo > 0n ? q.flags : NoWrap.None;
+    return this.ctx.addRec([start, s], loop, flags);
   }
 
   /**
@@ -564,7 +589,9 @@ export class ScalarEvolution {
     const ctx = this.ctx;
     const latch = loop.latch;
     if (!latch) return { cause: 'complex-cfg', detail: `loop ${loop.headerName} has ${loop.latches.length} latches` };
-    if (loop.exitingBlocks.length !== 1 || loop.exitingBlocks[0] !== latch) {
+    // Exits into error blocks do not count: a SCoP assumes them not taken (ScopErrorEdge).
+    const exiting = loop.exitingBlocks.filter((b) => successors(b).some((s) => !loop.containsBlock(s) && !this.errorBlocks().has(s)));
+    if (exiting.length !== 1 || exiting[0] !== latch) {
       return { cause: 'complex-cfg', detail: `loop ${loop.headerName} exits from ${loop.exitingBlocks.map((b) => this.nameOf(b)).join(', ')}, not only from its latch` };
     }
     const t = terminator(latch)!;

@@ -188,6 +188,24 @@ export interface Scop {
    * or pointer values, loads hoisted by LICM): read-only scalars of the model.
    */
   readonly invariantLoads: readonly Instruction[];
+  /** Edges into error blocks the model assumes are never taken (absent: none). */
+  readonly errorBlocks?: readonly ScopErrorEdge[];
+}
+
+/**
+ * An edge from a block of the SCoP into an error block (passes/analysis/error-blocks.ts: code
+ * that ends in a throw, abort, `resume` or `unreachable`). The model assumes it is never taken:
+ * the run-time check proves that no iteration of `loops` within `domain` exists.
+ */
+export interface ScopErrorEdge {
+  /** The SCoP's block that branches to the error block. */
+  readonly from: BasicBlock;
+  /** The error block (not part of the SCoP). */
+  readonly block: BasicBlock;
+  /** The SCoP loops around `from`, outermost first. */
+  readonly loops: readonly ScopLoop[];
+  /** The conditions under which the edge is taken in an iteration of `loops` (besides their bounds). */
+  readonly domain: ScopConditionDnf;
 }
 
 export interface ScopRejection {

@@ -22,8 +22,10 @@ import { isKnownNonNegative, type Facts } from './ranges';
 import { type ScalarEvolution, scalarEvolutionAnalysis, allocSize, isUnsignedPredicate } from './scalar-evolution';
 import { type Scev, type ScevUnknown, ScevKind, compareScev, subExpressions, printScev } from './scev';
 import { DomainBuilder, isSelectAndOr, maxDnfSize } from './scop-domains';
+import { isMathCall, mathErrnoIssue } from './math-calls';
+import { type ErrorBlocks, errorBlocksAnalysis } from './error-blocks';
 import type {
-  AliasPair, IntPredicate, RejectionCause, Scop, ScopDetectionResult, ScopLoop,
+  AliasPair, IntPredicate, RejectionCause, Scop, ScopDetectionResult, ScopErrorEdge, ScopLoop,
   ScopMemoryAccess, ScopRejection, ScopScalarAccess, ScopStatement,
 } from './scop-detection-types';
 
@@ -66,10 +68,13 @@ class Detector {
   private readonly li: LoopInfo;
   private readonly se: ScalarEvolution;
   private readonly module: Module;
+  private readonly errors: ErrorBlocks;
 
   constructor(private readonly fn: IrFunction, am: FunctionAnalysisManager, private readonly options: ScopDetectionOptions = {}) {
     this.dt = am.get(dominatorTreeAnalysis, fn);
-    this.pdt = am.get(postDominatorTreeAnalysis, fn);
+    this.errors = am.get(errorBlocksAnalysis, fn);
+    // Regions are single-exit once the edges into error blocks are set apart (they are assumed not taken).
+    this.pdt = this.errors.blocks.size > 0 ? this.errors.postDominators : am.get(postDominatorTreeAnalysis, fn);
     this.li = am.get(loopAnalysis, fn);
     this.se = am.get(scalarEvolutionAnalysis, fn);
     this.module = fn.parent;
@@ -97,7 +102,7 @@ class Detector {
     const taken = new Set<BasicBlock>();
     const functionEntry = this.fn.blocks[0];
     for (const entry of this.dt.order) {
-      if (entry === functionEntry || taken.has(entry) || poison.has(entry)) continue;
+      if (entry === functionEntry || taken.has(entry) || poison.has(entry) || this.errors.blocks.has(entry)) continue;
       const exits: BasicBlock[] = [];
       for (let x = this.pdt.idom(entry); x; x = this.pdt.idom(x)) exits.push(x);
       for (const exit of exits.reverse()) {
@@ -186,6 +191,7 @@ class Detector {
       for (const s of successors(b)) {
         if (s === exit || blockSet.has(s)) continue;
         if (s === entry) continue; // a back edge to the entry: the entry is a loop header inside
+        if (this.errors.blocks.has(s)) continue; // an error edge: assumed not taken (ScopErrorEdge)
         if (!this.dt.dominates(entry, s) || poison?.has(s)) return undefined;
         blockSet.add(s);
         work.push(s);
@@ -234,6 +240,8 @@ class Detector {
       }
       for (const i of b.instructions) this.checkInstruction(r, i, issues);
     }
+    const errno = mathErrnoIssue(r.blocks, this.module);
+    if (errno) issues.push({ cause: 'function-call', detail: errno.detail, at: errno.at });
     if (issues.length > 0) return issues;
     // Only now (all conditions affine) can the domains be built; they must stay small.
     const domains = new DomainBuilder(this.se, this.li, this.dt, r);
@@ -360,7 +368,7 @@ class Detector {
           }
           return;
         }
-        if (!this.isPure(i)) issues.push({ cause: 'function-call', detail: `call to @${callee.name}`, at: i });
+        if (!this.isPure(i) && !isMathCall(i, this.module)) issues.push({ cause: 'function-call', detail: `call to @${callee.name}`, at: i });
         return;
       }
       case 'invoke': case 'callbr':
@@ -583,6 +591,14 @@ class Detector {
         scalars: [...sc.filter((s) => s.access === 'read'), ...sc.filter((s) => s.access === 'write')],
       });
     }
+    const errorBlocks: ScopErrorEdge[] = [];
+    for (const b of r.blocks) {
+      const t = terminator(b);
+      if (t?.opcode !== 'br' && t?.opcode !== 'switch') continue;
+      for (const s of new Set(successors(b))) {
+        if (this.errors.blocks.has(s)) errorBlocks.push({ from: b, block: s, loops: loopsAround(b), domain: domains.errorDomainOf(b, s) });
+      }
+    }
     // Arrays and alias pairs.
     const arrays: { base: Value; name: string; elementBytes: number }[] = [];
     const written = new Set<Value>();
@@ -642,6 +658,7 @@ class Detector {
       aliasPairs,
       needsDelinearization: statements.some((s) => s.accesses.some((a) => a.form === 'polynomial')),
       invariantLoads: [...invariant],
+      ...(errorBlocks.length > 0 ? { errorBlocks } : {}),
     };
   }
 
@@ -679,7 +696,8 @@ class Detector {
     for (const b of r.blocks) {
       for (const i of b.instructions) {
         if (i.type.kind === 'void') continue;
-        const escapes = i.uses.some((u) => u.user.kind === 'instruction' && u.user.parent !== undefined && !r.blockSet.has(u.user.parent) && !isExitPhiEdge(u.user, u.index));
+        // Uses in error blocks run only on the original path (the fast path assumes them away).
+        const escapes = i.uses.some((u) => u.user.kind === 'instruction' && u.user.parent !== undefined && !r.blockSet.has(u.user.parent) && !this.errors.blocks.has(u.user.parent) && !isExitPhiEdge(u.user, u.index));
         if (escapes) push(b, { kind: 'value', access: 'write', value: i, escaping: true });
         if (this.recomputable(r, i)) continue;
         if (i.opcode === 'phi') {

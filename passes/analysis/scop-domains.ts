@@ -121,6 +121,11 @@ export class DomainBuilder {
     return this.reach(l.header);
   }
 
+  /** The conditions under which `from` branches to `to`, a block outside the region (an error block). */
+  errorDomainOf(from: BasicBlock, to: BasicBlock): ScopConditionDnf {
+    return simplifyDnf(andDnf(this.domainOf(from), edgeCondition(this.se, from, to)));
+  }
+
   domainOf(b: BasicBlock): ScopConditionDnf {
     let dnf = this.levelCondition(b);
     for (let l = this.regionLoop(b); l; l = l.parent && this.r.loops.includes(l.parent) ? l.parent : undefined) {

@@ -17,6 +17,7 @@ import {
 } from '../../ir';
 import type { ScalarEvolution } from '../analysis/scalar-evolution';
 import type { ScevLoop } from '../analysis/scev';
+import { isMathCall } from '../analysis/math-calls';
 import { ScevExpander, NotExpandableError } from './scev-expander';
 
 export class UnsupportedCodeError extends Error {}
@@ -132,7 +133,7 @@ export function copyStatement(
       const callee = inst.operands[0];
       const name = callee && callee.kind === 'function' ? callee.name : '';
       if (IGNORED_INTRINSICS.test(name)) continue;
-      if (!callIsReadNone(inst, cx.module)) throw new UnsupportedCodeError(`a call with side effects (${name || 'indirect'})`);
+      if (!callIsReadNone(inst, cx.module) && !isMathCall(inst, cx.module)) throw new UnsupportedCodeError(`a call with side effects (${name || 'indirect'})`);
     }
     if (inst.atomic || inst.opcode === 'fence' || inst.opcode === 'atomicrmw' || inst.opcode === 'cmpxchg') {
       throw new UnsupportedCodeError(`an atomic operation (${inst.opcode})`);

@@ -26,6 +26,7 @@ import {
 } from '../../ir';
 import type { ScopArray, ScopModel } from '../../polyhedral/model';
 import { UnsupportedCodeError } from './block-generator';
+import { reachedErrorBlocks } from '../analysis/error-blocks';
 
 /** An exit-block PHI and what the region's edges bring it. */
 interface ExitPhi {
@@ -73,12 +74,12 @@ function isExitEdge(u: Use, region: ReadonlySet<BasicBlock>): boolean {
   return user.kind === 'instruction' && user.opcode === 'phi' && !region.has(user.parent!) && region.has(user.incomingBlocks![u.index]!);
 }
 
-/** True when code after the region uses `v` (debug intrinsics too when `debug`). */
-function usedAfter(v: Instruction, region: ReadonlySet<BasicBlock>, debug: boolean): boolean {
+/** True when code after the region uses `v` (debug intrinsics too when `debug`); error blocks run on the original path only. */
+function usedAfter(v: Instruction, region: ReadonlySet<BasicBlock>, debug: boolean, errorBlocks: ReadonlySet<BasicBlock>): boolean {
   return v.uses.some((u) => {
     if (!debug && u.user.kind !== 'instruction') return false;
     const site = useSite(u);
-    return site?.parent !== undefined && !region.has(site.parent) && !isExitEdge(u, region);
+    return site?.parent !== undefined && !region.has(site.parent) && !errorBlocks.has(site.parent) && !isExitEdge(u, region);
   });
 }
 
@@ -109,10 +110,11 @@ export function planLiveOuts(model: ScopModel, region: ReadonlySet<BasicBlock>, 
   const exitEdgeValues = phisOf(exit).flatMap((phi) => phi.operands.filter((_, k) => region.has(phi.incomingBlocks![k]!)));
   const escaping: Instruction[] = [];
   const debugOnly: Instruction[] = [];
+  const errorBlocks = reachedErrorBlocks(model.scop);
   for (const block of model.scop.blocks) {
     for (const inst of block.instructions) {
-      const afterwards = usedAfter(inst, region, false);
-      const debugged = !afterwards && usedAfter(inst, region, true);
+      const afterwards = usedAfter(inst, region, false, errorBlocks);
+      const debugged = !afterwards && usedAfter(inst, region, true, errorBlocks);
       if (!afterwards && !debugged && !exitEdgeValues.includes(inst)) continue;
       if (hoistable(inst, 0)) want(inst);
       else if (afterwards) escaping.push(inst);
@@ -167,6 +169,7 @@ export function mergeLiveOuts(plan: LiveOuts, model: ScopModel, region: Readonly
   const exit = model.scop.exit!;
   const fn = exit.parent!;
   const merge = insertBlock(fn, createBlock(name), fn.blocks.indexOf(exit));
+  const errorBlocks = reachedErrorBlocks(model.scop);
   const fb = new IrBuilder(fastEnd);
   const mb = new IrBuilder(merge);
   const reload = (array: ScopArray, type: Instruction['type']): Value => fb.load(type, slots.get(array)!);
@@ -197,7 +200,7 @@ export function mergeLiveOuts(plan: LiveOuts, model: ScopModel, region: Readonly
     const phi = mb.phi(value.type, `${value.name ?? 'v'}.merge`, incoming);
     replaceUsesWithIf(value, phi, (u) => {
       const site = useSite(u);
-      return site?.parent !== undefined && !region.has(site.parent) && site.parent !== merge;
+      return site?.parent !== undefined && !region.has(site.parent) && !errorBlocks.has(site.parent) && site.parent !== merge;
     });
   }
   for (const value of plan.debugOnly) {
