@@ -39,7 +39,7 @@ function parser(argv: readonly string[]) {
       + 'chart.svg and chart.png (bench/README.md).')
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-dashed': false })
     .option('polybench', { type: 'string', describe: 'a PolyBench/C 4.2.1 checkout (suites polybench and polybench-vla)' })
-    .option('ublas', { type: 'boolean', default: false, describe: 'our Boost uBLAS gemm, 2mm, covariance, correlation (bench/ublas)' })
+    .option('ublas', { type: 'boolean', default: false, describe: 'our Boost uBLAS gemm, 2mm, syrk, trmm, covariance, correlation, jacobi-2d (bench/ublas)' })
     .option('kernels-dir', { type: 'string', describe: 'our C kernels (test/kernels)' })
     .option('dataset', { type: 'string', default: 'LARGE', describe: `PolyBench and uBLAS size: ${DATASETS.join(' ')}` })
     .option('tiny', { type: 'boolean', default: false, describe: 'time our kernels at their test sizes (a smoke run)' })
