@@ -37,6 +37,20 @@ export function standardVariants(): Variant[] {
   ];
 }
 
+/**
+ * `--threads N`: tscc with -fopenmp (its parallel loops on OpenMP's threads) and Polly with
+ * -polly-parallel, both linked with libomp; run with OMP_NUM_THREADS=N beside the single-thread
+ * variants, whose builds use no OpenMP.
+ */
+export function threadVariants(): Variant[] {
+  const tscc = [process.execPath, TSCC_JS, '-O3', '-march=native', '-fopenmp'];
+  const polly = ['-O3', '-march=native', '-mllvm', '-polly', '-mllvm', '-polly-parallel', '-fopenmp'];
+  return [
+    { name: 'tscc-omp', cc: tscc, cxx: tscc },
+    { name: 'polly-omp', cc: ['clang-14', ...polly], cxx: ['clang++-14', ...polly] },
+  ];
+}
+
 /** `NAME=command words…` from `--variant`: an extra variant (also how tests inject a broken one). */
 export function parseVariant(spec: string): Variant {
   const eq = spec.indexOf('=');

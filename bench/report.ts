@@ -11,6 +11,8 @@ export interface BenchRun {
   dataset: string | null;
   /** --tiny: our kernels timed at their test sizes. */
   tiny?: boolean;
+  /** --threads N: OpenMP variants ran with N threads. */
+  threads?: number;
   /** Per suite and program, the size it was timed at (its size defines and arguments). */
   sizes?: Record<string, Record<string, string>>;
   /** os.loadavg() (1, 5, 15 minutes) at the start and the end, and the cores. */

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import yargs from 'yargs';
 import { hasCallgrind } from './check-cost';
-import { BASELINE, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, SuiteResult, Tolerance, Variant } from './harness';
+import { BASELINE, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, Variant } from './harness';
 import { FAMILY_LEVEL, signTestRule } from './noise';
 import { BenchRun, toTable, writeReports } from './report';
 import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
@@ -26,6 +26,8 @@ interface Options {
   vla: boolean;
   tiny: boolean;
   checkCost: boolean;
+  /** --threads N: OpenMP variants with N threads (0: none). */
+  threads: number;
 }
 
 const DATASETS = ['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'];
@@ -49,6 +51,7 @@ function parser(argv: readonly string[]) {
     .option('variant', { type: 'string', array: true, default: [] as string[], describe: 'an extra variant NAME=CMD (e.g. o2="clang-14 -O2"), repeatable' })
     .option('only-variants', { type: 'string', describe: 'only these variants (a,b) besides clang' })
     .option('vla', { type: 'boolean', default: true, describe: 'also the C99-VLA PolyBench suite (--no-vla: skip it)' })
+    .option('threads', { type: 'number', default: 0, describe: 'also tscc -fopenmp and Polly -polly-parallel, run with OMP_NUM_THREADS=N (time them with --polybench: PolyBench times wall clock, our kernels CPU time)' })
     .option('check-cost', { type: 'boolean', default: false, describe: "also count the run-time checks' executed instructions (callgrind at the bench sizes: slow, about 80 min for test/kernels; bench/check-cost.ts)" })
     .strict()
     .exitProcess(false)
@@ -81,12 +84,14 @@ export function parseOptions(argv: readonly string[]): Options | undefined {
     vla: a.vla,
     tiny: a.tiny,
     checkCost: a['check-cost'],
+    threads: last(a.threads),
   };
   for (const flag of ['polybench', 'kernels-dir', 'out'] as const) {
     if (a[flag] !== undefined && last(a[flag] as string | string[]) === '') throw new Error(`--${flag} needs a directory (see --help)`);
   }
   if (!DATASETS.includes(o.dataset)) throw new Error(`unknown dataset ${o.dataset} (one of ${DATASETS.join(' ')})`);
   if (o.repeat !== undefined && (!Number.isInteger(o.repeat) || o.repeat < 1)) throw new Error('--repeat wants a positive integer');
+  if (!Number.isInteger(o.threads) || o.threads < 0) throw new Error('--threads wants a non-negative integer');
   if (!o.polybench && !o.ublas && !o.kernelsDir) throw new Error('nothing to run: give --polybench DIR, --ublas or --kernels-dir DIR (see --help)');
   return o;
 }
@@ -106,7 +111,9 @@ function gccGraphiteNote(): string {
 export function main(argv: readonly string[]): number {
   const o = parseOptions(argv);
   if (o === undefined) return 0;
-  let variants = [...standardVariants(), ...o.extraVariants];
+  let variants = [...standardVariants(), ...(o.threads > 0 ? threadVariants() : []), ...o.extraVariants];
+  // Every run sees the thread count; the single-thread variants' programs use no OpenMP.
+  if (o.threads > 0) process.env.OMP_NUM_THREADS = String(o.threads);
   if (o.onlyVariants) variants = variants.filter((v) => v.name === BASELINE || o.onlyVariants!.has(v.name));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-bench-'));
   const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -144,6 +151,7 @@ export function main(argv: readonly string[]): number {
     date: new Date().toISOString(),
     dataset: o.polybench || o.ublas ? o.dataset : null,
     tiny: o.tiny,
+    ...(o.threads > 0 ? { threads: o.threads } : {}),
     sizes: Object.fromEntries(planned.map((s) => [s.name, Object.fromEntries(s.programs.map((p) => [p.name, programSize(p)]))])),
     load: { cores: os.cpus().length, start: loadAtStart, end: loadAtEnd },
     tools: toolVersions(variants),
