@@ -1,7 +1,7 @@
 // The gateway in-process: LLVM's text in, bitcode out, and one-line errors for every bad input.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { TsoptError } from '../../cli/errors';
+import { TsoptBug, TsoptError } from '../../cli/errors';
 import { classifyInput, readInput, verifyText, writeOutput } from '../../ir/gateway';
 import { assemble, compileToIr, disassemble, kernelsDir, normalizeLlvmText } from '../support/tools';
 import { mutate } from './mutate';
@@ -97,9 +97,17 @@ describe('writeOutput', () => {
     expect(normalizeLlvmText(writeOutput(llvmText, 'll').toString())).toBe(normalizeLlvmText(llvmText));
   });
 
-  test('refuses a module that does not verify, without crashing', () => {
-    const e = rejection(() => writeOutput(BROKEN_SSA, 'bc'));
-    expect(e.message).toMatch(/^tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: /);
-    expect(rejection(() => writeOutput('this is not IR', 'bc')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: 1:1: /);
+  test('refuses a module that does not verify, without crashing: a bug in tsopt (exit 2), not the user\'s error', () => {
+    const bug = (body: () => unknown): Error => {
+      try {
+        body();
+      } catch (e) {
+        if (e instanceof TsoptBug) return e;
+        throw e;
+      }
+      throw new Error('expected a TsoptBug');
+    };
+    expect(bug(() => writeOutput(BROKEN_SSA, 'bc')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: /);
+    expect(bug(() => writeOutput('this is not IR', 'bc')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: 1:1: /);
   });
 });
