@@ -29,6 +29,8 @@ export function splitTsoptFlags(text: string | undefined): string[] {
  */
 export function checkTsoptFlags(flags: readonly string[], postArgs: readonly string[]): void {
   if (flags.length === 0) return;
+  const question = flags.find((f) => ['--help', '-h', '-help', '--version', '-version'].includes(f));
+  if (question !== undefined) throw new TsoptError(`TSOPT_FLAGS: ${question} asks tsopt a question instead of compiling (run tsopt ${question})`);
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const { parseArgs } = require('./tsopt') as typeof import('./tsopt');
   // eslint-disable-next-line @typescript-eslint/no-var-requires
