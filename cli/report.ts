@@ -23,6 +23,7 @@ import { TsoptError } from './errors';
 import { notVectorized, type FastPathVectorization } from './vectorized';
 import { fastPathName } from '../passes/codegen/metadata';
 import type { ModuleBudget, ModuleBudgetSummary } from '../polyhedral/module-budget';
+import { conjunction, describeValue, publishedFieldLines, remarkText } from './report-text';
 
 export type ReportFormat = 'json' | 'text';
 
@@ -196,7 +197,7 @@ export function mergeReport(input: InputReport, pipeline: PipelineResult, facts:
   };
 }
 
-/** Issue 4's fields print through passes/report.ts; this adds the passes' part. */
+/** Issue 4's fields print through passes/report.ts; this adds the passes' part, in words (cli/report-text.ts). */
 function passesText(r: CliReport): string[] {
   const lines: string[] = [];
   const standard = new Set(['location', 'depth', 'statements', 'parameters', 'arrays', 'assumptions', 'aliasPairs', 'parallelLoops', 'runtimeCheck', 'delinearization', 'delicm', 'remarks', 'errorBlocks']);
@@ -205,14 +206,16 @@ function passesText(r: CliReport): string[] {
       const extra = Object.entries(s).filter(([k]) => !standard.has(k));
       if (!s.delicm && !s.remarks && extra.length === 0) continue;
       lines.push(`  ${f.name}, SCoP at ${s.location}:`);
-      for (const [k, v] of extra) lines.push(`    ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+      lines.push(...publishedFieldLines(extra, s.runtimeCheck, '    '));
       if (s.delicm) {
         const d = s.delicm;
         lines.push(`    delicm: forwards ${d.forwards}, reloads ${d.reloads}, mapped scalars ${d.mappedScalars}, mapped PHIs ${d.mappedPhis}, scalar writes in loops ${d.scalarWritesBefore} -> ${d.scalarWritesAfter}`);
         for (const m of d.mappings) lines.push(`      mapped ${m}`);
         if (d.unchanged) lines.push(`      unchanged: ${d.unchanged}`);
       }
-      for (const m of s.remarks ?? []) lines.push(`    ${m.kind}: [${m.pass}] ${m.message}`);
+      const parts = Array.isArray(s.runtimeCheckParts) ? conjunction(s.runtimeCheckParts as { label: string; c: string }[]) : undefined;
+      const checks = parts === undefined ? [s.runtimeCheck] : [s.runtimeCheck, parts];
+      for (const m of s.remarks ?? []) lines.push(`    ${m.kind}: [${m.pass}] ${remarkText(m.message, checks)}`);
     }
   }
   return lines;
@@ -228,7 +231,7 @@ function pipelineText(p: PipelineReport): string[] {
   for (const [k, v] of stats) lines.push(`    ${k} = ${v}`);
   if (p.remarks.length > 0) lines.push('  other remarks:');
   for (const m of p.remarks) lines.push(`    ${m.location}: ${m.kind}: [${m.pass}] ${m.function}: ${m.message}`);
-  for (const u of p.unplacedScopResults ?? []) lines.push(`  ${u.pass} on ${u.function} at ${u.location} (no such SCoP in the input): ${JSON.stringify(u.fields)}`);
+  for (const u of p.unplacedScopResults ?? []) lines.push(`  ${u.pass} on ${u.function} at ${u.location} (no such SCoP in the input): ${describeValue(u.fields)}`);
   const a = p.analyses;
   lines.push(`  analyses: ${a.computed} computed, ${a.reused} reused, ${a.invalidated} invalidated`);
   const b = p.moduleBudget;

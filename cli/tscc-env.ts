@@ -29,10 +29,18 @@ export function splitTsoptFlags(text: string | undefined): string[] {
  */
 export function checkTsoptFlags(flags: readonly string[], postArgs: readonly string[]): void {
   if (flags.length === 0) return;
+  const question = flags.find((f) => ['--help', '-h', '-help', '--version', '-version'].includes(f));
+  if (question !== undefined) throw new TsoptError(`TSOPT_FLAGS: ${question} asks tsopt a question instead of compiling (run tsopt ${question})`);
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const { parseArgs } = require('./tsopt') as typeof import('./tsopt');
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { parsePipeline } = require('../passes/pipeline') as typeof import('../passes/pipeline');
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { passRegistry } = require('../passes/registry') as typeof import('../passes/registry');
   try {
-    parseArgs(['in.bc', '-o', 'out.bc', ...postArgs, ...flags]);
+    const opts = parseArgs(['in.bc', '-o', 'out.bc', ...postArgs, ...flags]);
+    // An unknown pass is as much a bad flag as an unknown option.
+    if (typeof opts !== 'string') parsePipeline(opts.passes, passRegistry);
   } catch (e) {
     throw new TsoptError(`TSOPT_FLAGS: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -52,7 +60,7 @@ clang-14 expands them. tscc++ (or C++ sources in a command that links) links wit
 Environment:
   TSOPT_FLAGS    extra tsopt flags for every compile, split into words as a shell splits them
                  (TSOPT_FLAGS='--report="r 1.txt" --report-format=text'); a flag tsopt refuses
-                 fails the compile with one line (see tsopt --help for the flags)
+                 or an unknown pass fails the compile with one line (tsopt --help lists both)
   TSCC_STRICT=1  a tsopt failure on a source fails its compile; by default tscc prints one
                  warning line and compiles that source with plain clang-14
   TSCC_DRIVER    the clang driver to run (default: clang++-14 for tscc++ or C++ sources,

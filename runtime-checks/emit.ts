@@ -91,10 +91,36 @@ function linearC(subs: readonly AstExprTree[], sizes: readonly string[]): string
   for (let k = 1; k < subs.length; k++) {
     const sub = formatAstExpr(subs[k]!);
     // A size of the [P+α] form (`2 + R`) is a sum: `(Q + 1) * (2 + R)`, not `(Q + 1) * 2 + R`.
-    const scaled = acc === '0' ? '0' : `${factorC(acc)} * ${factorC(sizes[k - 1]!)}`;
+    const scaled = acc === '0' ? '0' : acc === '1' ? sizes[k - 1]! : `${factorC(acc)} * ${factorC(sizes[k - 1]!)}`;
     acc = scaled === '0' ? sub : sub === '0' ? scaled : `(${scaled} + ${sub})`;
   }
   return acc;
+}
+
+/** Whether every parenthesis in `text` closes one opened before it, and all are closed. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** `expr + 1` as C text, without `(x - 1) + 1` or `0 + 1` for people to simplify. */
+function plusOneC(expr: string): string {
+  if (expr === '0') return '1';
+  const whole = /^\((.*) - 1\)$/.exec(expr);
+  if (whole && balanced(whole[1]!)) return whole[1]!;
+  // linearC's `(scaled + (last - 1))`.
+  const sum = /^\((.*) \+ \((.*) - 1\)\)$/.exec(expr);
+  if (sum && balanced(sum[1]!) && balanced(sum[2]!)) return `(${sum[1]} + ${sum[2]})`;
+  return `(${expr} + 1)`;
+}
+
+/** `(char *)A + bytes * offset` as C text, without a zero offset. */
+function addressC(name: string, bytes: number, offset: string): string {
+  return offset === '0' ? `(char *)${name}` : `(char *)${name} + ${bytes} * ${offset}`;
 }
 
 export function emitParts(parts: readonly CheckPart[], b: IrBuilder, exprs: AstExprEmitter, expander: ScevExpander): EmittedPart[] {
@@ -110,8 +136,8 @@ export function emitParts(parts: readonly CheckPart[], b: IrBuilder, exprs: AstE
     const lo = b.add(base, b.mul(eb, linear(r.first, sizesOf(r.array), exprs, guards)));
     const end = b.add(base, b.mul(eb, b.add(linear(r.last, sizesOf(r.array), exprs, guards), constInt(i128, 1))));
     const name = r.array.name;
-    const cLo = `(char *)${name} + ${r.array.elementBytes} * ${linearC(r.first, sizeC(r.array))}`;
-    const cEnd = `(char *)${name} + ${r.array.elementBytes} * (${linearC(r.last, sizeC(r.array))} + 1)`;
+    const cLo = addressC(name, r.array.elementBytes, linearC(r.first, sizeC(r.array)));
+    const cEnd = addressC(name, r.array.elementBytes, plusOneC(linearC(r.last, sizeC(r.array))));
     return { lo, end, cLo, cEnd };
   };
   let productRange: Extract<CheckPart, { kind: 'product-range' }> | undefined;

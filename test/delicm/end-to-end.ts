@@ -1,10 +1,11 @@
 // Issue 7 end to end: the fast path generated from DeLICM's model.
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize | tsopt --passes=delicm,versioning --verify-each --no-post -S
-//     | tsopt --passes=none (the post pipeline) | llc-14 -O3 | clang-14 (link)
+//     | tsopt --passes=none --post-pipeline=<the default> (the post pipeline alone) | llc-14 -O3 | clang-14 (link)
 // The IR between the two tsopt runs is what the tests look at: the stack slots left, the
 // access groups of the fast path.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { POST_PIPELINE } from '../../cli/post-pipeline';
 import { buildKernel, compileKernelToIr, findKernel, runKernel } from '../support/kernels';
 import { compileToIr, repoRoot, runOk, tempDir } from '../support/tools';
 import { O3, delicmKernel } from './support';
@@ -44,7 +45,8 @@ function buildBitcodeThrough(bitcode: Buffer, name: string, passes: string, work
   const stem = path.join(work, `${name}.${passes.replace(/\W/g, '_')}`);
   const report = `${stem}.json`;
   const text = runOk('node', [tsopt, `--passes=${passes}`, '--verify-each', '--no-post', '-S', `--report=${report}`], bitcode).toString();
-  const optimized = runOk('node', [tsopt, '--passes=none'], text);
+  // --passes=none alone is the identity: the post pipeline runs when named.
+  const optimized = runOk('node', [tsopt, '--passes=none', `--post-pipeline=${POST_PIPELINE}`], text);
   runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', `${stem}.o`], optimized);
   runOk('clang-14', [`${stem}.o`, '-o', stem, ...libs]);
   const r = JSON.parse(fs.readFileSync(report, 'utf8')) as { functions: { name: string; scops: E2eScop[] }[]; pipeline: { stats: Record<string, number> } };

@@ -109,6 +109,8 @@ test('TSOPT_FLAGS: quoted values reach tsopt whole', () => {
 test.each([
   ['--bogus', 'tscc: error: TSOPT_FLAGS: unknown option --bogus (see tsopt --help)\n'],
   ['--report-format=xml', /^tscc: error: TSOPT_FLAGS: .*report-format.*\n$/],
+  ['--passes=no-such-pass', /^tscc: error: TSOPT_FLAGS: unknown pass 'no-such-pass' in --passes \(known: .*\)\n$/],
+  ['--help', 'tscc: error: TSOPT_FLAGS: --help asks tsopt a question instead of compiling (run tsopt --help)\n'],
   ['--stats | tee x', "tscc: error: TSOPT_FLAGS: '|' is a shell operator, not a flag (quote it)\n"],
 ])('a bad TSOPT_FLAGS (%s) fails the compile with one line and no object', (flags, message) => {
   const r = sh('tscc', ['-O2', '-c', 'src/axpy.c', '-o', 'bad.o'], { TSOPT_FLAGS: flags });
