@@ -13,12 +13,13 @@
 // Anything else crossing statements (a load or a non-synthesizable PHI of another block,
 // not in the model) throws `UnsupportedCodeError` and the caller leaves the SCoP as it was.
 import {
-  IrBuilder, callIsReadNone, cloneInstruction, constantIntValue, i8, pointerTo, typesEqual, dropAllOperands, setOperand, type BasicBlock, type Instruction, type Module, type Value,
+  IrBuilder, calledFunction, callIsReadNone, cloneInstruction, constantIntValue, i8, pointerTo, typesEqual, dropAllOperands, setOperand, type BasicBlock, type Instruction, type Module, type Value,
 } from '../../ir';
 import type { ScalarEvolution } from '../analysis/scalar-evolution';
 import type { ScevLoop } from '../analysis/scev';
 import { isMathCall } from '../analysis/math-calls';
 import { ScevExpander, NotExpandableError } from './scev-expander';
+import { PURE_INTRINSIC } from '../../polyhedral/delicm/forward';
 
 export class UnsupportedCodeError extends Error {}
 
@@ -82,7 +83,7 @@ export function copyStatement(
         if (e instanceof NotExpandableError) throw new UnsupportedCodeError(`the PHI ${cx.se.nameOf(v)} is a scalar dependence: ${e.message}`);
         throw e;
       }
-    } else if (v.parent !== block && (v.opcode === 'load' || v.opcode === 'call' || mayTrap(v))) {
+    } else if (v.parent !== block && (v.opcode === 'load' || (v.opcode === 'call' && !PURE_INTRINSIC.test(calledFunction(v)?.name ?? '')) || mayTrap(v))) {
       throw new UnsupportedCodeError(`${cx.se.nameOf(v)} (${v.opcode}) crosses statements`);
     } else {
       result = copy(v);

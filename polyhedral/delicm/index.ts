@@ -160,7 +160,9 @@ function rebuild(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[]): Sc
       if (e.location === a.array.tupleName) return e.trimmed ? { ...a, relation: e.relation.setTupleName(DimType.in, s.name).keep() } : a;
       // [params] -> { Stmt[i..] -> MemRef_A[o..] }
       const relation = e.relation.setTupleName(DimType.in, s.name).keep();
-      return { ...a, array: byArray.get(e.location)!, relation, instruction: undefined };
+      // A forwarded read standing for its tree's load: the mapped read gives the load's value.
+      const scalar = e.standsFor && a.scalar ? { ...a.scalar, value: e.standsFor } : a.scalar;
+      return { ...a, array: byArray.get(e.location)!, relation, instruction: undefined, scalar };
     }));
     return { ...s, accesses };
   });

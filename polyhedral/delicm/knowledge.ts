@@ -41,6 +41,8 @@ export interface AccessEvent {
   removed: boolean;
   /** A scalar write whose dead instances (no read sees them) are gone from `relation`. */
   trimmed?: boolean;
+  /** A scalar read forwarded as a read of the element a load of its tree read (forward.ts): the load it now stands for. */
+  standsFor?: Instruction;
 }
 
 export interface Knowledge {

@@ -6,7 +6,7 @@
 // and both outcomes must occur.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseModule, type Instruction, type IntegerType, type IrFunction, type Value } from '../../ir';
+import { calledFunction, parseModule, type Instruction, type IntegerType, type IrFunction, type Value } from '../../ir';
 import { compileToIr, kernelsDir, repoRoot, runOk, tempDir } from '../support/tools';
 
 const tsopt = path.join(repoRoot, 'bin', 'tsopt.js');
@@ -57,9 +57,8 @@ function evalIr(v: Value, args: ReadonlyMap<string, bigint>, memo: Map<Value, bi
       break;
     }
     case 'call': {
-      const callee = i.operands[i.operands.length - 1]!;
-      const name = callee.kind === 'function' ? callee.name : '';
-      const [a, b] = ops();
+      const name = calledFunction(i)?.name ?? '';
+      const [a, b] = i.operands.slice(1).map((o) => evalIr(o, args, memo));
       if (/^llvm\.smax\./.test(name)) r = a! > b! ? a! : b!;
       else if (/^llvm\.smin\./.test(name)) r = a! < b! ? a! : b!;
       else throw new Error(`cannot evaluate a call to ${name}`);
