@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { hasCallgrind } from './check-cost';
 import { BASELINE, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, SuiteResult, Tolerance, Variant } from './harness';
 import { FAMILY_LEVEL, signTestRule } from './noise';
-import { BenchRun, toTable, writeReports } from './report';
+import { BenchRun, toTable, writeReports } from './results-files';
 import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
 
 interface Options {

@@ -30,7 +30,7 @@ export function maxOperationsFrom(ctx: PassContext): number {
   return nonNegativeIntegerOption(ctx, maxOperationsOption, defaultMaxOperations);
 }
 
-/** The model's options as the passes' command line gives them (the report reads the same, cli/report.ts). */
+/** The model's options as the passes' command line gives them (the report reads the same, cli/pipeline-report.ts). */
 export function modelOptionsFrom(ctx: PassContext): ModelOptions {
   return {
     maxOperations: maxOperationsFrom(ctx),

@@ -1,11 +1,11 @@
 // Which model each SCoP's fast path is generated from: the plain model, DeLICM's when the
-// `delicm` pass ran before, or DeLICM's for an interchange (polyhedral/interchange.ts) that
+// `delicm` pass ran before, or DeLICM's for an interchange (transform/interchange.ts) that
 // only -O3's scalars block, when its mappings cost nothing elsewhere.
 import { IslError } from 'isl-wasm';
 import type { IrFunction } from '../ir';
-import { type InterchangePlan, planInterchange } from '../polyhedral/interchange';
+import { type InterchangePlan, planInterchange } from '../transform/interchange';
 import type { FunctionScopModels, ScopAccess, ScopModel } from '../polyhedral/model';
-import { isMappedAccess } from './codegen/mapped-accesses';
+import { isMappedAccess } from '../codegen/mapped-accesses';
 import { appliedDelicm, delicmFor } from './delicm';
 import type { AnalysisKey, PassContext } from './pass';
 

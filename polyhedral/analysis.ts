@@ -2,10 +2,10 @@
 // detection's result, cached by the analysis manager like any other analysis.
 import { Ctx } from 'isl-wasm';
 import type { IrFunction } from '../ir';
-import type { AnalysisKey, FunctionAnalysisManager } from '../passes/pass';
-import type { ScopRejection } from '../passes/analysis/scop-detection-types';
-import { scopDetectionAnalysis } from '../passes/analysis/scop-detection';
-import { scalarEvolutionAnalysis } from '../passes/analysis/scalar-evolution';
+import type { AnalysisKey, FunctionAnalysisManager } from '../analysis/analysis-manager';
+import type { ScopRejection } from '../analysis/scop-detection-types';
+import { scopDetectionAnalysis } from '../analysis/scop-detection';
+import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
 import { type Delinearizer, type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
 import { ScopBudget, defaultScopMaxOperations } from './budget';
 import { sharedDelinearizer } from './delinearization/analysis';

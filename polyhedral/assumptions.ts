@@ -5,8 +5,8 @@
 import type { Ctx, Set as IslSet } from 'isl-wasm';
 import { AstBuild, DimType } from 'isl-wasm';
 import type { Parameter } from './affine';
-import { ScevKind } from '../passes/analysis/scev';
-import type { ScopLoop } from '../passes/analysis/scop-detection-types';
+import { ScevKind } from '../analysis/scev';
+import type { ScopLoop } from '../analysis/scop-detection-types';
 import { type CheckText, type ScopText, counters } from './describe';
 import type { Assumption, AssumptionKind, ScopStatementModel } from './model';
 

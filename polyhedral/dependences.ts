@@ -16,7 +16,7 @@
 // conflicts and the (cheap, exact) scalar flow, and the six exact relations and what
 // each loop carries are computed when first asked for (printers, tests).
 import { type Ctx, DimType, Map as IslMap, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
-import type { ScopLoop } from '../passes/analysis/scop-detection-types';
+import type { ScopLoop } from '../analysis/scop-detection-types';
 import type { DependencePair, Dependences, ScopStatementModel } from './model';
 
 export interface DependenceInput {

@@ -1,7 +1,7 @@
 // The gateway in-process: LLVM's text in, bitcode out, and one-line errors for every bad input.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { TsoptError } from '../../cli/errors';
+import { TsoptError } from '../../ir/errors';
 import { classifyInput, readInput, verifyText, writeOutput } from '../../ir/gateway';
 import { assemble, compileToIr, disassemble, kernelsDir, normalizeLlvmText } from '../support/tools';
 import { mutate } from './mutate';
