@@ -11,15 +11,12 @@
 import type { Module } from '../ir';
 import type { OptRemark } from '../ir/gateway';
 import type { AnalysisManager } from '../analysis/analysis-manager';
-import { delicmAnalysisFor } from '../passes/delicm';
+import { delicmAnalysisFor, delicmMaxOperationsFrom } from '../passes/delicm';
+import { modelAnalysisFrom, modelOptionsFrom } from '../passes/scop-passes';
 import type { Remark, ScopResult } from '../passes/pass';
 import type { PipelineResult } from '../passes/pipeline';
 import { buildReport, formatReport, type ReportFunction, type ReportScop, type TsoptReport } from '../passes/scop-report';
-import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
-import { defaultMaxOperations } from '../polyhedral/build';
-import { defaultScopMaxOperations } from '../polyhedral/budget';
-import { defaultDelicmMaxOperations, type DelicmScopResult } from '../transform/delicm';
-import { TsoptError } from '../ir/errors';
+import type { DelicmScopResult } from '../transform/delicm';
 import { notVectorized, type FastPathVectorization } from '../passes/vectorized';
 import { fastPathName } from '../codegen/metadata';
 
@@ -86,14 +83,6 @@ export interface ReportPassOptions {
   readonly passes: readonly string[];
 }
 
-function countOption(options: ReadonlyMap<string, string>, name: string, dflt: number): number {
-  const raw = options.get(name);
-  if (raw === undefined) return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new TsoptError(`--${name} wants a non-negative integer, not '${raw}'`);
-  return n;
-}
-
 /** The input's SCoP report, taken before any pass runs; results land in `am` for the passes. */
 export interface InputReport {
   readonly scops: TsoptReport;
@@ -102,14 +91,13 @@ export interface InputReport {
 }
 
 export function reportInput(module: Module, am: AnalysisManager, o: ReportPassOptions): InputReport {
-  // The same keys the passes use (passes/scop-passes.ts, passes/delicm.ts), so they share the cache.
-  const maxOperations = countOption(o.passOptions, 'isl-max-operations', defaultMaxOperations);
-  const scopMaxOperations = countOption(o.passOptions, 'scop-max-operations', defaultScopMaxOperations);
+  // The options as the passes parse them, and so the same keys, so they share the cache.
+  const given = { options: o.passOptions };
+  const { maxOperations, scopMaxOperations } = modelOptionsFrom(given);
   const scops = buildReport(module, am, { maxOperations, scopMaxOperations });
   let delicm: Map<string, readonly DelicmScopResult[]> | undefined;
   if (o.passes.includes('delicm')) {
-    const models = scopModelAnalysisWith({ maxOperations, scopMaxOperations, delinearize: defaultDelinearizer });
-    const analysis = delicmAnalysisFor(models, countOption(o.passOptions, 'delicm-max-operations', defaultDelicmMaxOperations));
+    const analysis = delicmAnalysisFor(modelAnalysisFrom(given), delicmMaxOperationsFrom(given));
     delicm = new Map(module.functions.filter((fn) => !fn.isDeclaration).map((fn) => [fn.name, am.get(analysis, fn).scops] as const));
   }
   return { scops, delicm };

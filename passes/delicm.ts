@@ -81,7 +81,8 @@ export function delicmFor(ctx: PassContext, model: ScopModel): DelicmScopResult 
   return delicmWithinBudget(model, delicmMaxOperationsFrom(ctx));
 }
 
-function delicmMaxOperationsFrom(ctx: PassContext): number {
+/** `--delicm-max-operations`, parsed for the pass and for the report alike. */
+export function delicmMaxOperationsFrom(ctx: Pick<PassContext, 'options'>): number {
   return nonNegativeIntegerOption(ctx, delicmMaxOperationsOption, defaultDelicmMaxOperations);
 }
 

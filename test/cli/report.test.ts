@@ -122,6 +122,16 @@ test('results a pass publishes for a SCoP are merged into that SCoP; others are 
   expect(r.pipeline.remarks).toEqual([]);
 });
 
+test('the report reads the budget options with the passes\' own parsers: an empty or negative value is the same one-line error', () => {
+  const module = parseModule(readInput(fs.readFileSync(gemm), 'gemm.bc'), 'gemm.bc');
+  for (const [name, passes] of [['scop-max-operations', ['versioning']], ['isl-max-operations', ['versioning']], ['delicm-max-operations', ['delicm']]] as const) {
+    for (const value of ['', '-1']) {
+      const given = { passOptions: new Map([[name, value]]), passes };
+      expect(() => reportInput(module, new AnalysisManager(), given)).toThrow(`--${name} wants a non-negative integer, not '${value}'`);
+    }
+  }
+});
+
 test("opt's YAML remarks: kind, pass, function, location and the message from the top-level Args", () => {
   const yaml = [
     '--- !Passed', 'Pass:            loop-vectorize', 'Name:            Vectorized', "DebugLoc:        { File: 'k.c', Line: 23, Column: 5 }",
