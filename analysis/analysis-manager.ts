@@ -1,5 +1,7 @@
 // The function analysis manager: computes analyses on demand, caches them per function,
 // and drops what a pass did not preserve, together with every result computed from it.
+// It owns what it caches: a result whose key has `dispose` (isl objects) is freed when it is
+// dropped, and `clear()` frees everything at the end of a run.
 import type { IrFunction } from '../ir';
 
 /** Names of the analyses a pass kept valid, or one of the two extremes. */
@@ -12,6 +14,8 @@ export type Preserved = 'all' | 'none' | ReadonlySet<string>;
 export interface AnalysisKey<T> {
   readonly name: string;
   compute(fn: IrFunction, am: FunctionAnalysisManager): T;
+  /** Frees what a result holds outside the JavaScript heap (isl objects); the manager calls it when it drops the result. */
+  dispose?(result: T): void;
 }
 
 export interface FunctionAnalysisManager {
@@ -30,6 +34,7 @@ interface Entry {
   readonly dependents: Set<Entry>;
   readonly fn: IrFunction;
   readonly name: string;
+  readonly dispose: (() => void) | undefined;
 }
 
 export interface AnalysisCounts {
@@ -63,7 +68,8 @@ export class AnalysisManager implements FunctionAnalysisManager {
       } finally {
         this.inProgress.pop();
       }
-      entry = { value, dependents: new Set(), fn, name: key.name };
+      const owned = value;
+      entry = { value, dependents: new Set(), fn, name: key.name, dispose: key.dispose && (() => key.dispose!(owned)) };
       for (const read of frame.reads) read.dependents.add(entry);
       perFn.set(key.name, entry);
       this.counts.computed++;
@@ -99,12 +105,21 @@ export class AnalysisManager implements FunctionAnalysisManager {
     return this.cache.get(fn)?.has(name) ?? false;
   }
 
-  private drop(entry: Entry): void {
+  /** Drops and frees every cached result (at the end of a run; not counted as invalidations). */
+  clear(): void {
+    for (const perFn of [...this.cache.values()]) {
+      for (const entry of [...perFn.values()]) this.drop(entry, false);
+    }
+  }
+
+  /** Drops `entry` and what was computed from it; dependents are freed first, as they may hold objects of `entry`'s. */
+  private drop(entry: Entry, counted = true): void {
     const perFn = this.cache.get(entry.fn);
     if (perFn?.get(entry.name) !== entry) return;
     perFn.delete(entry.name);
     if (perFn.size === 0) this.cache.delete(entry.fn);
-    this.counts.invalidated++;
-    for (const dependent of entry.dependents) this.drop(dependent);
+    if (counted) this.counts.invalidated++;
+    for (const dependent of entry.dependents) this.drop(dependent, counted);
+    entry.dispose?.();
   }
 }

@@ -100,6 +100,8 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     throw new TsoptError('refusing to write bitcode to a terminal (use -o FILE or -S)');
   }
   const name = inputLabel(opts.input);
+  // Owns every analysis result of the run, isl models included; cleared (freed) however the run ends.
+  const am = new AnalysisManager();
   try {
     checkOutputIsNotInput(opts.input, opts.output);
     const bytes = readInputBytes(opts.input, io);
@@ -116,7 +118,6 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
         throw e;
       }
     });
-    const am = new AnalysisManager();
     const inputReport = opts.report
       ? stage('report: SCoPs of the input', () => reportInput(module, am, { passOptions: opts.passOptions, passes: passes.map((p) => p.name) }))
       : undefined;
@@ -183,6 +184,8 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
   } catch (e) {
     if (e instanceof TsoptError && e.input === undefined) throw new TsoptError(e.message, name);
     throw e;
+  } finally {
+    am.clear();
   }
 }
 

@@ -39,7 +39,7 @@ export function scopModelAnalysisWith(options: ModelOptions): AnalysisKey<Functi
   const scopMaxOperations = options.scopMaxOperations ?? defaultScopMaxOperations;
   const standard = options.maxOperations === defaultMaxOperations && scopMaxOperations === defaultScopMaxOperations && options.delinearize === defaultDelinearizer;
   const name = standard ? 'scop-model' : `scop-model(max-ops=${options.maxOperations},scop-max-ops=${scopMaxOperations}${options.delinearize ? ',delinearized' : ''})`;
-  return { name, compute: (fn, am) => buildFunctionModels(fn, am, options) };
+  return { name, compute: (fn, am) => buildFunctionModels(fn, am, options), dispose: (models) => models.dispose() };
 }
 
 /**
