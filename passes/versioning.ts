@@ -39,7 +39,7 @@ import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from '../co
 import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from '../codegen/mapped-accesses';
 import { planRerolls, rolledHeaderValues, type RerolledLoop } from '../codegen/reroll';
 import { delicmMaxOperationsOption } from './delicm';
-import { scopSources, withInterchangePlan, type ScopSource } from './scop-sources';
+import { interchangePlansFor, scopSources, type ScopSource } from './scop-sources';
 import { nestLabel, type InterchangePlan } from '../transform/interchange';
 import { fastPathName, MetadataTable } from '../codegen/metadata';
 import { NotExpandableError, ScevExpander } from '../codegen/scev-expander';
@@ -176,13 +176,10 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   let ast: AstNodeTree;
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
   let rolled: RerolledLoop[];
-  // Column walks: the outer loop innermost (transform/interchange.ts), planned under a quota of
-  // its own (isl failing there keeps the original order); the new schedule lives until the AST is built.
-  const interchange = o.interchange ? withInterchangePlan(model, o.maxOperations, (plan) => ({ ...plan, schedule: plan.schedule?.keep() })) : undefined;
-  if (model.budget.exhaustedBy) {
-    interchange?.schedule?.dispose();
-    throw new NotVersioned(model.budget.reason());
-  }
+  // Column walks: the outer loop innermost (transform/interchange.ts), the cached plan, made under a
+  // quota of its own (isl failing there keeps the original order).
+  const interchange = o.interchange && !model.budget.exhaustedBy ? interchangePlansFor(ctx, model, o.maxOperations).planFor(model) : undefined;
+  if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
   try {
     [parts, ast, mapped, rolled] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
@@ -208,8 +205,6 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
     if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
     throw e;
-  } finally {
-    interchange?.schedule?.dispose();
   }
 
   const before = instructionCount(fn);
