@@ -98,7 +98,7 @@ export interface ScopMemoryAccess {
    * Per-dimension subscripts (outermost first), in elements, when the IR itself
    * gives them (a GEP over an array type, e.g. `[100 x [100 x double]]`):
    * together with `dimensionSizes` they describe the same address as `offset`.
-   * Undefined for flat (linearized) accesses: delinearization (issue 5) recovers those.
+   * Undefined for flat (linearized) accesses: delinearization recovers those.
    */
   readonly subscripts: readonly Scev[] | undefined;
   /** Sizes of the dimensions after the outermost (elements), when `subscripts` is set. */

@@ -1,7 +1,7 @@
-// `--report=FILE` (`-`: stderr). Issue 4's report of the INPUT module (passes/scop-report.ts:
+// `--report=FILE` (`-`: stderr). The report of the INPUT module (passes/scop-report.ts:
 // per function its SCoPs and rejected regions), each SCoP carrying what the passes then did
 // to it, plus the pipeline's timings, statistics and remarks under "pipeline":
-//   {"functions":[{"name","scops":[{...issue 4's fields, "delicm"?, "remarks"?, ...fields the
+//   {"functions":[{"name","scops":[{...the input's fields, "delicm"?, "remarks"?, ...fields the
 //     passes published (versioning: "runtimeCheck", its parts, "codeGrowth"), and for a versioned
 //     SCoP after the post pipeline "vectorized", "vectorizedLoops", "vectorWidths"}],"rejected":[...]}],
 //    "pipeline":{"input","output","passes","stats","remarks","analyses",
@@ -42,7 +42,7 @@ export interface ReportScopRemark {
   readonly message: string;
 }
 
-/** One SCoP: issue 4's fields, then what the passes did to it. */
+/** One SCoP: the input's fields, then what the passes did to it. */
 export type CliReportScop = ReportScop & {
   delicm?: ReportDelicm;
   remarks?: ReportScopRemark[];
@@ -176,7 +176,7 @@ export function mergeReport(input: InputReport, pipeline: PipelineResult, facts:
   };
 }
 
-/** Issue 4's fields print through passes/scop-report.ts; this adds the passes' part. */
+/** The input's fields print through passes/scop-report.ts; this adds the passes' part. */
 function passesText(r: CliReport): string[] {
   const lines: string[] = [];
   const standard = new Set(['location', 'depth', 'statements', 'parameters', 'arrays', 'assumptions', 'aliasPairs', 'parallelLoops', 'runtimeCheck', 'delinearization', 'delicm', 'remarks']);

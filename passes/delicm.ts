@@ -1,4 +1,4 @@
-// The `delicm` pass and its printer `print<delicm>` (issue 7): DeLICM on every
+// The `delicm` pass and its printer `print<delicm>`: DeLICM on every
 // SCoP model of every function (transform/delicm). The transformed models are
 // an analysis (`delicmAnalysisFor`), cached next to the models they come from,
 // for the report (`delicm` field) and for code generation. The IR is not changed here.

@@ -1,10 +1,9 @@
-// `tsopt --report=FILE`: what tsopt found in each function, per the contract in
-// issue 4. JSON field names are a contract other tools rely on; later issues
-// add fields, never rename these:
+// `tsopt --report=FILE`: what tsopt found in each function. JSON field names are a
+// contract other tools rely on; fields are added, never renamed:
 //   {"functions":[{"name","scops":[{"location","depth","statements","parameters",
 //     "arrays":[{"name","elementBytes","shape"}],"assumptions","aliasPairs",
 //     "parallelLoops","runtimeCheck"}],"rejected":[{"cause","location","detail"}]}]}
-// Issue 5 adds, per array, "accesses":[{"kind","subscripts"}] and, for a
+// Delinearization adds, per array, "accesses":[{"kind","subscripts"}] and, for a
 // delinearized array, "validity"; per SCoP, "delinearization" (the merged condition).
 import type { IrFunction, Module } from '../ir';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
@@ -53,7 +52,7 @@ export interface ReportScop {
   /** The one condition under which the SCoP's fast path is valid, as a C expression ("1": always). */
   readonly runtimeCheck: string;
   /**
-   * Every delinearized array's validity merged (issue 5), C over the function's
+   * Every delinearized array's validity merged, C over the function's
    * parameters, `1` when it holds statically. Part of `runtimeCheck` (through the
    * model's `delinearization` assumption), shown apart for people.
    */
@@ -81,11 +80,11 @@ export interface ReportOptions {
   readonly maxOperations?: number;
   /** The SCoP's isl budget over all steps (`--scop-max-operations`, polyhedral/budget.ts). */
   readonly scopMaxOperations?: number;
-  /** Default: delinearization as in issue 5; `false` keeps flat arrays flat. */
+  /** Default: the shared delinearization; `false` keeps flat arrays flat. */
   readonly delinearize?: Delinearizer | false;
   /**
-   * The SCoP's combined run-time check as C (issue 6 plugs in alias checks + assumptions
-   * here); default: the conjunction of the model's assumptions.
+   * The SCoP's combined run-time check as C (versioning gives alias checks and
+   * assumptions); default: the conjunction of the model's assumptions.
    */
   readonly runtimeCheck?: (model: ScopModel) => string;
 }

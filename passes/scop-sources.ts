@@ -62,7 +62,7 @@ export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): Sco
  * A scalar DeLICM mapped to an array element in a statement the interchange leaves in place,
  * where opt cannot keep it in a register again: its loop also touches other elements of that
  * array (alias scopes tell arrays apart, not elements of one). lu's `A[i][j] -= A[i][k] * A[k][j]`
- * summed in memory ran its fast path 13% slower than clang -O3's code. isl objects in the caller's scope.
+ * summed in memory makes its fast path slower than clang -O3's code. isl objects in the caller's scope.
  */
 function mappedBesideOtherElements(model: ScopModel, plan: InterchangePlan): boolean {
   const moved = new Set(plan.nests.flatMap((n) => n.statements));

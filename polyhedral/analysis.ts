@@ -43,7 +43,7 @@ export function scopModelAnalysisWith(options: ModelOptions): AnalysisKey<Functi
 }
 
 /**
- * Delinearization (issue 5) as the model uses it unless told otherwise: the cached
+ * Delinearization as the model uses it unless told otherwise: the cached
  * `delinearizationAnalysis` (with the SCoP's entry facts), the same result
  * `print<delinearization>` and the report show. One shared instance, so models
  * share a cache entry.

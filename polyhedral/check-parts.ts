@@ -59,8 +59,8 @@ function accessRange(model: ScopModel, array: ScopArray, build: AstBuild): Acces
   }
   // Only where the assumptions hold: the range is and-ed with them in the one check. Without
   // them, 32-bit unsigned subscripts stay modulo 2^32 (detect-unsigned's in[i + k]), and
-  // their lexmin/lexmax costs millions of isl operations and seconds in big-integer
-  // arithmetic; with them the modulo vanishes (22,000 operations, 50 ms).
+  // their lexmin/lexmax costs millions of isl operations in big-integer arithmetic; with
+  // them the modulo vanishes.
   if (touched) touched = touched.intersectParams(model.assumedContext);
   if (!touched || touched.isEmpty()) return undefined;
   const n = touched.tupleDim();

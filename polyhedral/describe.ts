@@ -16,7 +16,7 @@ import { originalSchedule, scheduleTreeText } from './schedule';
 import type { CastSeenThrough } from '../analysis/polynomial';
 import { castRangeViolations } from './cast-ranges';
 
-/** What delinearization (issue 5) recovered for one base pointer. */
+/** What delinearization recovered for one base pointer. */
 export interface ArrayShape {
   /** Sizes of the dimensions after the outermost, in elements, outermost first. */
   readonly sizes: readonly IndexExpression[];

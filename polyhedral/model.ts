@@ -19,7 +19,7 @@
 // every assumption). Evaluate `runtimeCheck`/assumptions where the SCoP's entry
 // runs: they are simplified against those guards.
 //
-// For code generation from the model (issue 6):
+// For code generation from the model:
 //   - build the AST from `scheduleTree` (isl_schedule_read_from_str; its domain is
 //     `domains`) or from `schedule` (the same order, as a map); the AST's user
 //     nodes name statements `Stmt_…` with one argument per counter i0..i(d-1);

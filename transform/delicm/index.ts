@@ -3,7 +3,7 @@
 // elements whose content is not needed meanwhile (or holds the same value), so
 // the scalar dependences -O3 introduced disappear from the model.
 //
-// The contract with code generation (issue 6): the result is a new `ScopModel`
+// The contract with code generation: the result is a new `ScopModel`
 // with the same statements, domains and schedule; an access with
 // `array.kind === 'array'` and `scalar !== undefined` is a mapped scalar: its
 // `relation` ([params] -> { Stmt[i..] -> MemRef_A[o..] }) says which element of A
