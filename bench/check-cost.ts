@@ -1,6 +1,6 @@
 // What versioning's run-time checks cost, per program, counted exactly: the program is built
 // with tscc and `--rtc-check-functions`, which computes each SCoP's check in a noinline function
-// of its own (`tsopt.check.<function>.scopN`, runtime-checks/outline.ts). Every instruction
+// of its own (`tsopt.check.<function>.scopN`, codegen/check-outline.ts). Every instruction
 // executed in those functions (and in what they call, e.g. libgcc's 128-bit division) is the
 // check's, and nothing else is, so callgrind's inclusive count of them is the check's cost; it
 // is divided by the instructions of the kernel functions (`kernel_*`, the check calls included)
@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CHECK_FUNCTION_PREFIX } from '../runtime-checks/outline';
+import { CHECK_FUNCTION_PREFIX } from '../codegen/check-outline';
 import type { Program } from './harness';
 import { TSCC_JS } from './harness';
 import { kernelPrograms } from './suites';

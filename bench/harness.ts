@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { measureCheckCost, type CheckCost } from './check-cost';
 import { BASELINE, FAMILY_LEVEL, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
-import { formatSeconds } from './report';
+import { formatSeconds } from './results-files';
 
 const root = path.resolve(__dirname, '..', '..');
 export const TSCC_JS = path.join(root, 'bin', 'tscc.js');

@@ -8,7 +8,7 @@ import yargs from 'yargs';
 import { hasCallgrind } from './check-cost';
 import { BASELINE, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, Variant } from './harness';
 import { FAMILY_LEVEL, signTestRule } from './noise';
-import { BenchRun, toTable, writeReports } from './report';
+import { BenchRun, toTable, writeReports } from './results-files';
 import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
 import { loadReading, loadWarning, toolVersions } from './run-facts';
 

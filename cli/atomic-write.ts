@@ -1,7 +1,7 @@
 // Output files appear whole or not at all: a temporary file in the same directory, then rename.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TsoptError } from './errors';
+import { TsoptError } from '../ir/errors';
 
 /** A file written to its temporary name, not yet in place: commit() renames it, abort() removes it. */
 export interface PreparedFile {

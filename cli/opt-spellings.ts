@@ -3,7 +3,7 @@
 // So a single-dash word longer than one letter is given its second dash, and opt's -O levels,
 // which would run LLVM's whole pipeline over IR clang -O3 already optimized, get a message
 // saying what tsopt does instead.
-import { TsoptError } from './errors';
+import { TsoptError } from '../ir/errors';
 
 export function normalizeOptSpellings(args: readonly string[]): string[] {
   const out: string[] = [];

@@ -47,7 +47,7 @@ export const O3_POST_PIPELINE = [
 /**
  * What tsopt runs: -O3's tail with two additions. First, at its front, `sroa` and
  * `loop-mssa(licm)`: the fast path keeps scalars crossing statements and values live after the
- * SCoP in stack slots (passes/codegen), and an escaping scalar written inside a loop stores to its
+ * SCoP in stack slots (codegen/), and an escaping scalar written inside a loop stores to its
  * slot every iteration, a loop-invariant store address LLVM 14's loop vectorizer refuses. SROA
  * turns the slots (non-escaping entry-block allocas) into SSA values and PHIs; LICM then promotes
  * the accumulators the fast path still reads and writes in memory (`C[i][j] += ...`, provably

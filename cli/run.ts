@@ -8,13 +8,13 @@ import type { PassContext } from '../passes/pass';
 import { booleanOption } from '../passes/pass';
 import { parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
 import { passRegistry } from '../passes/registry';
-import { TsoptError } from './errors';
+import { TsoptError } from '../ir/errors';
 import { prepareFile, type PreparedFile } from './atomic-write';
 import { createLogger, type LogFormat, type LogLevel } from './log';
-import { AnalysisManager } from '../passes/analysis-manager';
-import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './report';
-import { fastPathVectorization, type FastPathVectorization } from './vectorized';
-import { applyDecisions, CLEANUP_PIPELINE, decideFastPaths, guardFastPaths } from './profitability';
+import { AnalysisManager } from '../analysis/analysis-manager';
+import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './pipeline-report';
+import { fastPathVectorization, type FastPathVectorization } from '../passes/vectorized';
+import { applyDecisions, CLEANUP_PIPELINE, decideFastPaths, guardFastPaths } from '../passes/profitability';
 import { rtcStatsOption } from '../passes/versioning';
 import { moduleBudgetFrom } from '../passes/module-budget-options';
 
@@ -27,7 +27,7 @@ export interface RunOptions {
   readonly passes: string;
   /** The opt-14 pipeline to run on our result, or undefined for --no-post. */
   readonly postPipeline: string | undefined;
-  /** Keep every fast path after the post pipeline (--keep-unprofitable; cli/profitability.ts). */
+  /** Keep every fast path after the post pipeline (--keep-unprofitable; passes/profitability.ts). */
   readonly keepUnprofitable?: boolean;
   readonly verifyEach: boolean;
   readonly report: { file: string; format: ReportFormat } | undefined;
@@ -101,6 +101,8 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     throw new TsoptError('refusing to write bitcode to a terminal (use -o FILE or -S)');
   }
   const name = inputLabel(opts.input);
+  // Owns every analysis result of the run, isl models included; cleared (freed) however the run ends.
+  const am = new AnalysisManager();
   try {
     checkOutputIsNotInput(opts.input, opts.output);
     const bytes = readInputBytes(opts.input, io);
@@ -117,7 +119,6 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
         throw e;
       }
     });
-    const am = new AnalysisManager();
     // One budget for the module, spent by the report's models and the passes alike.
     const moduleBudget = moduleBudgetFrom(opts.passOptions);
     const inputReport = opts.report
@@ -158,7 +159,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const postFormat = guarded.length > 0 ? 'll' : opts.format;
       out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, postFormat, remarks));
       if ((opts.report && versioned) || guarded.length > 0) {
-        // Which fast paths opt vectorized, from the markers in its output (cli/vectorized.ts).
+        // Which fast paths opt vectorized, from the markers in its output (passes/vectorized.ts).
         const optOut = stage('post pipeline output parsed', () => parseModule(postFormat === 'll' ? out.toString('utf8') : readInput(out, name), name));
         const vectorized = stage('vectorized fast paths', () => fastPathVectorization(optOut));
         if (opts.report) fastPaths = vectorized;
@@ -203,6 +204,8 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
   } catch (e) {
     if (e instanceof TsoptError && e.input === undefined) throw new TsoptError(e.message, name);
     throw e;
+  } finally {
+    am.clear();
   }
 }
 

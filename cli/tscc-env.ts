@@ -1,7 +1,7 @@
 // What tscc reads besides clang's command line: its environment variables (TSOPT_FLAGS,
 // TSCC_STRICT, TSCC_DRIVER), and what it says about itself in --help and --version.
 import { parse as parseShellWords } from 'shell-quote';
-import { TsoptError } from './errors';
+import { TsoptError } from '../ir/errors';
 import { versionLine } from './versions';
 
 /**

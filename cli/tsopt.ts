@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import yargs from 'yargs';
 import { IDENTITY_PIPELINE } from '../passes/pipeline';
 import { passRegistry } from '../passes/registry';
-import { TsoptError } from './errors';
+import { TsoptError } from '../ir/errors';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 import { normalizeOptSpellings } from './opt-spellings';
 import { versionLine } from './versions';
@@ -78,7 +78,7 @@ function parser(args: string[]) {
     .option('keep-unprofitable', {
       type: 'boolean',
       default: false,
-      describe: 'keep every fast path after the post pipeline, also those opt vectorized nothing of whose check rules out no aliasing (default: the original code runs there; cli/profitability.ts)',
+      describe: 'keep every fast path after the post pipeline, also those opt vectorized nothing of whose check rules out no aliasing (default: the original code runs there; passes/profitability.ts)',
     })
     .option('report', { type: 'string', describe: "write the report to FILE (- for stderr): each function's SCoPs and rejected regions in the input, what the passes did to each SCoP, and the pipeline's timings, statistics and remarks" })
     .option('report-format', { choices: ['json', 'text'], default: 'json', describe: 'format of --report' })

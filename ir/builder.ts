@@ -5,7 +5,7 @@ import { firstInsertionIndex } from './cfg';
 import { addIncoming, insertBlockAfter, insertInstruction } from './edit';
 import { constInt, createBlock, createInstruction, type InstructionFields } from './nodes';
 import { gepResultType } from './parser';
-import { functionType as functionTypeOf, i1, i32, i64, literalStruct, pointerTo, vectorOf, voidType } from './type';
+import { functionType as functionTypeOf, i1, i32, i64, literalStruct, pointerTo, vectorOf, voidType } from './type-ops';
 import { getOrInsertFunction } from './module';
 import {
   InstFlag,

@@ -1,7 +1,7 @@
 // Editing functions: insert, move and erase instructions and blocks, split blocks, edit phis.
 import { isTerminator, successors, terminator } from './cfg';
 import { createBlock, createInstruction } from './nodes';
-import { voidType } from './type';
+import { voidType } from './type-ops';
 import type { BasicBlock, Instruction, IrFunction, Value } from './types';
 import { appendOperand, dropAllOperands, removeOperands, replacePhiIncomingBlock, setOperand } from './uses';
 

@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as llvm from 'llvm-bindings';
-import { InvalidModuleError, TsoptError } from '../cli/errors';
+import { InvalidModuleError, TsoptError } from './errors';
 
 export type OutputFormat = 'bc' | 'll';
 

@@ -1,6 +1,6 @@
 // The public API of the IR model. Read the header of ./types.ts for the conventions.
 export * from './types';
-export * from './type';
+export * from './type-ops';
 export * from './uses';
 export * from './cfg';
 export * from './metadata';

@@ -1,6 +1,6 @@
 // Module-level edits: finding, adding and removing functions and globals by name.
 import { createFunction, createGlobalVariable } from './nodes';
-import { typesEqual } from './type';
+import { typesEqual } from './type-ops';
 import type { FunctionType, GlobalVariable, IrFunction, Module, Type, Value } from './types';
 import { appendOperand, dropAllOperands, setOperand } from './uses';
 

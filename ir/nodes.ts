@@ -1,6 +1,6 @@
 // Constructors for IR nodes. They set up operands through the use lists, so every node
 // made here is immediately consistent. Nodes are detached until inserted (`ir/edit.ts`).
-import { i1, labelType, metadataType, pointerTo, tokenType } from './type';
+import { i1, labelType, metadataType, pointerTo, tokenType } from './type-ops';
 import { appendOperand } from './uses';
 import type {
   Argument,

@@ -44,7 +44,7 @@ import {
   voidType,
   x86AmxType,
   x86MmxType,
-} from './type';
+} from './type-ops';
 import {
   FastMathFlag,
   InstFlag,

@@ -1,7 +1,7 @@
 // The printer: the model back to LLVM 14 textual IR that llvm-as-14 reads into the same module.
 // Unnamed values get LLVM's sequential numbers; duplicate names are made unique here.
 import { isUnnamed, numberLocals } from './numbering';
-import { printIdentifier, printStructBody, printType } from './type';
+import { printIdentifier, printStructBody, printType } from './type-ops';
 import {
   FastMathFlag,
   InstFlag,

@@ -40,7 +40,7 @@
 //   `undefined` (or a purely numeric name) means unnamed (the printer numbers unnamed
 //   values `%0, %1, ...` in order, as LLVM requires). Duplicate local names are made unique at print time by appending a
 //   number, so the builder may reuse a name freely.
-// * Types: primitive types are shared objects from `ir/type.ts` (`i32`, `intType(64)`,
+// * Types: primitive types are shared objects from `ir/type-ops.ts` (`i32`, `intType(64)`,
 //   `pointerTo(t)`); compare with `typesEqual`. LLVM 14 prints typed pointers (`double*`),
 //   so `PointerType.pointee` is set (undefined only for opaque `ptr`). Named structs are
 //   one object per module (`Module.namedTypes`), compared by identity.

@@ -1,5 +1,5 @@
 // Small questions about values: is it a constant, which integer, are two constants equal.
-import { typesEqual } from './type';
+import { typesEqual } from './type-ops';
 import type { Constant, GlobalValue, Instruction, Opcode, Value } from './types';
 
 const constantKinds = new Set<string>([

@@ -1,5 +1,5 @@
-// The `delicm` pass and its printer `print<delicm>` (issue 7): DeLICM on every
-// SCoP model of every function (polyhedral/delicm). The transformed models are
+// The `delicm` pass and its printer `print<delicm>`: DeLICM on every
+// SCoP model of every function (transform/delicm). The transformed models are
 // an analysis (`delicmAnalysisFor`), cached next to the models they come from,
 // for the report (`delicm` field) and for code generation. The IR is not changed here.
 //
@@ -9,7 +9,7 @@
 // (`--passes=delicm,versioning`) as long as no pass in between changed the IR (which
 // drops them). print<delicm> and the report compute the same analysis but apply nothing.
 import { type IrFunction, type Module, printInstruction } from '../ir';
-import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm, scalarWritesInLoops, unchangedDelicm } from '../polyhedral/delicm';
+import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm, scalarWritesInLoops, unchangedDelicm } from '../transform/delicm';
 import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import { printDependences, printScopModel } from '../polyhedral/print';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
@@ -81,7 +81,8 @@ export function delicmFor(ctx: PassContext, model: ScopModel): DelicmScopResult 
   return delicmWithinBudget(model, delicmMaxOperationsFrom(ctx));
 }
 
-function delicmMaxOperationsFrom(ctx: PassContext): number {
+/** `--delicm-max-operations`, parsed for the pass and for the report alike. */
+export function delicmMaxOperationsFrom(ctx: Pick<PassContext, 'options'>): number {
   return nonNegativeIntegerOption(ctx, delicmMaxOperationsOption, defaultDelicmMaxOperations);
 }
 

@@ -4,7 +4,7 @@
 // passes it writes to stderr and changes nothing. The registry lists
 // `delinearizationPasses`.
 import type { Module } from '../ir';
-import { scopDetectionAnalysis } from './analysis/scop-detection';
+import { scopDetectionAnalysis } from '../analysis/scop-detection';
 import type { ScopDelinearization } from '../polyhedral/delinearization/scop-adapter';
 import { delinearizationAnalysis, delinearizationAnalysisWith, defaultDelinearizeOptions } from '../polyhedral/delinearization/analysis';
 import type { ModulePass, PassContext, PassOption } from './pass';

@@ -1,9 +1,9 @@
-// `print<interchange>`: which nests the fast path runs interchanged (polyhedral/interchange.ts),
+// `print<interchange>`: which nests the fast path runs interchanged (transform/interchange.ts),
 // the new order of their statements, and the nests worth interchanging that are not, with why.
 // A SCoP whose nests only scalars keep in order is planned again on DeLICM's model when
 // versioning would take it (the lines after `DeLICM's model:`, scop-sources.ts), else the line
 // says why not. Writes to stderr and changes nothing.
-import { type InterchangePlan, nestLabel, planInterchange } from '../polyhedral/interchange';
+import { type InterchangePlan, nestLabel, planInterchange } from '../transform/interchange';
 import type { ScopModel } from '../polyhedral/model';
 import { delicmMaxOperationsOption } from './delicm';
 import type { ModulePass, PassContext } from './pass';

@@ -2,31 +2,11 @@
 // Modelled on LLVM's new pass manager: a pass says what it preserved, and the
 // host drops every cached analysis that it did not preserve.
 import type { ModuleBudget } from '../polyhedral/module-budget';
-import type { Module, IrFunction } from '../ir';
-import { TsoptError } from '../cli/errors';
+import type { Module } from '../ir';
+import type { FunctionAnalysisManager, Preserved } from '../analysis/analysis-manager';
+import { TsoptError } from '../ir/errors';
 
-/** Names of the analyses a pass kept valid, or one of the two extremes. */
-export type Preserved = 'all' | 'none' | ReadonlySet<string>;
-
-/**
- * A function analysis: computed on demand by `compute`, cached per function by
- * the analysis manager under `name`, and dropped when a pass does not preserve it.
- */
-export interface AnalysisKey<T> {
-  readonly name: string;
-  compute(fn: IrFunction, am: FunctionAnalysisManager): T;
-}
-
-export interface FunctionAnalysisManager {
-  /** The cached result of `key` for `fn`, computing it first if needed. */
-  get<T>(key: AnalysisKey<T>, fn: IrFunction): T;
-  /** The cached result of `key` for `fn`, never computing it (LLVM's getCachedResult): what an earlier pass left valid. */
-  getCached<T>(key: AnalysisKey<T>, fn: IrFunction): T | undefined;
-  /** Drops every cached result for `fn` that `preserved` does not name. */
-  invalidate(fn: IrFunction, preserved: Preserved): void;
-  /** Drops the cached result of `key` for `fn` (and what was computed from it), freeing what it holds. */
-  forget<T>(key: AnalysisKey<T>, fn: IrFunction): void;
-}
+export type { AnalysisKey, FunctionAnalysisManager, Preserved } from '../analysis/analysis-manager';
 
 /** A remark a pass makes about the code (like LLVM's -Rpass remarks). */
 export interface Remark {

@@ -1,8 +1,8 @@
 // The pass host: turns `--passes=a,b,c` into passes from the registry and runs them,
 // one fresh context per pass, so statistics and remarks come out instead of piling up in globals.
 import type { Module } from '../ir';
-import { InvalidModuleError, TsoptError } from '../cli/errors';
-import { AnalysisManager } from './analysis-manager';
+import { InvalidModuleError, TsoptError } from '../ir/errors';
+import { AnalysisManager } from '../analysis/analysis-manager';
 import type { ModulePass, PassContext, Preserved, Remark, ScopResult } from './pass';
 import type { ModuleBudget } from '../polyhedral/module-budget';
 import { moduleBudgetFrom } from './module-budget-options';

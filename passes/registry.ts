@@ -1,6 +1,6 @@
 // The one table of passes. `--passes=`, `--help` and the option check all read it;
 // a new pass is added here and nowhere else.
-import { analysisPasses } from './analysis';
+import { analysisPasses } from './analysis-printers';
 import { delicmPasses } from './delicm';
 import { delinearizationPasses } from './delinearize';
 import { printInterchangePass } from './interchange';

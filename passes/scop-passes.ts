@@ -27,12 +27,12 @@ export const scopMaxOperationsOption: PassOption = {
     `(default ${defaultScopMaxOperations}, 0 = no limit; --isl-max-operations, --delicm-max-operations and --codegen-max-operations bound single steps within it)`,
 };
 
-export function maxOperationsFrom(ctx: PassContext): number {
+export function maxOperationsFrom(ctx: Pick<PassContext, 'options'>): number {
   return nonNegativeIntegerOption(ctx, maxOperationsOption, defaultMaxOperations);
 }
 
-/** The model's options as the passes' command line gives them (the report reads the same, cli/report.ts). */
-export function modelOptionsFrom(ctx: PassContext): ModelOptions {
+/** The model's options as the passes' command line gives them (the report reads the same, cli/pipeline-report.ts). */
+export function modelOptionsFrom(ctx: Pick<PassContext, 'options' | 'moduleBudget'>): ModelOptions {
   return {
     maxOperations: maxOperationsFrom(ctx),
     scopMaxOperations: nonNegativeIntegerOption(ctx, scopMaxOperationsOption, defaultScopMaxOperations),
@@ -42,7 +42,7 @@ export function modelOptionsFrom(ctx: PassContext): ModelOptions {
 }
 
 /** The model analysis the passes share, keyed by their options. */
-export function modelAnalysisFrom(ctx: PassContext): AnalysisKey<FunctionScopModels> {
+export function modelAnalysisFrom(ctx: Pick<PassContext, 'options' | 'moduleBudget'>): AnalysisKey<FunctionScopModels> {
   return scopModelAnalysisWith(modelOptionsFrom(ctx));
 }
 

@@ -1,13 +1,15 @@
 // Which model each SCoP's fast path is generated from: the plain model, DeLICM's when the
-// `delicm` pass ran before, or DeLICM's for an interchange (polyhedral/interchange.ts) that
+// `delicm` pass ran before, or DeLICM's for an interchange (transform/interchange.ts) that
 // only -O3's scalars block, when its mappings cost nothing elsewhere.
 import { IslError } from 'isl-wasm';
 import type { IrFunction } from '../ir';
-import { type InterchangePlan, planInterchange } from '../polyhedral/interchange';
+import type { InterchangePlan } from '../transform/interchange';
+import { type InterchangePlans, interchangePlanAnalysis } from '../transform/interchange-plans';
 import type { FunctionScopModels, ScopAccess, ScopModel } from '../polyhedral/model';
-import { isMappedAccess } from './codegen/mapped-accesses';
+import { isMappedAccess } from '../codegen/mapped-accesses';
 import { appliedDelicm, delicmFor } from './delicm';
 import type { AnalysisKey, PassContext } from './pass';
+import { modelAnalysisFrom } from './scop-passes';
 
 /** `interchange`: --interchange; `maxOperations`: the isl quota of each interchange plan (--codegen-max-operations). */
 export interface SourceOptions {
@@ -42,12 +44,14 @@ export function scopSources(ctx: PassContext, fn: IrFunction, analysis: Analysis
 /** The plain model `m`, or DeLICM's for an interchange that only scalars block (also what `print<interchange>` shows). */
 export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): ScopSource {
   const plain: ScopSource = { model: m, original: m, from: 'model' };
-  if (!o.interchange || !interchangeSays(m, o, (p) => p.nests.length === 0 && p.refused.some((r) => r.byScalars))) return plain;
+  if (!o.interchange) return plain;
+  const plans = interchangePlansFor(ctx, m, o.maxOperations);
+  if (!interchangeSays(plans, m, o, (p) => p.nests.length === 0 && p.refused.some((r) => r.byScalars))) return plain;
   // DeLICM's model only to interchange: without it, its memory traffic for -O3's register sums costs time.
   const r = delicmFor(ctx, m);
   if (r.unchanged !== undefined) return { ...plain, delicmNotTaken: r.unchanged };
   let why = 'no nest to interchange in it';
-  const take = interchangeSays(r.model, o, (p) => {
+  const take = interchangeSays(plans, r.model, o, (p) => {
     if (p.nests.length === 0) return false;
     why = 'it would keep a sum in memory beside other elements of its array, in a loop left in place (opt cannot keep it in a register)';
     return !mappedBesideOtherElements(r.model, p);
@@ -59,7 +63,7 @@ export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): Sco
  * A scalar DeLICM mapped to an array element in a statement the interchange leaves in place,
  * where opt cannot keep it in a register again: its loop also touches other elements of that
  * array (alias scopes tell arrays apart, not elements of one). lu's `A[i][j] -= A[i][k] * A[k][j]`
- * summed in memory ran its fast path 13% slower than clang -O3's code. isl objects in the caller's scope.
+ * summed in memory makes its fast path slower than clang -O3's code. isl objects in the caller's scope.
  */
 function mappedBesideOtherElements(model: ScopModel, plan: InterchangePlan): boolean {
   const moved = new Set(plan.nests.flatMap((n) => n.statements));
@@ -84,21 +88,19 @@ function mappedBesideOtherElements(model: ScopModel, plan: InterchangePlan): boo
   return false;
 }
 
-/** What `question` answers of `model`'s interchange plan (false when isl gives up). */
-function interchangeSays(model: ScopModel, o: SourceOptions, question: (plan: InterchangePlan) => boolean): boolean {
-  return withInterchangePlan(model, o.maxOperations, question) ?? false;
+/** The interchange plans of `model`'s function (cached; one plan per model, plain or DeLICM's). */
+export function interchangePlansFor(ctx: PassContext, model: ScopModel, maxOperations: number): InterchangePlans {
+  return ctx.am.get(interchangePlanAnalysis(modelAnalysisFrom(ctx), maxOperations), model.function);
 }
 
-/**
- * `use` of `model`'s interchange plan, planned under the SCoP's budget (step `interchange`,
- * at most `maxOperations`) in a scope of its own; undefined when isl gives up.
- */
-export function withInterchangePlan<T>(model: ScopModel, maxOperations: number, use: (plan: InterchangePlan) => T): T | undefined {
-  if (model.budget.exhaustedBy) return undefined;
+/** What `question` answers of `model`'s interchange plan (false when isl gives up), its isl work charged to the SCoP's budget. */
+function interchangeSays(plans: InterchangePlans, model: ScopModel, o: SourceOptions, question: (plan: InterchangePlan) => boolean): boolean {
+  const plan = plans.planFor(model);
+  if (plan === undefined || model.budget.exhaustedBy) return false;
   try {
-    return model.budget.run(model.ctx, 'interchange', maxOperations, () => model.ctx.scope(() => use(planInterchange(model))));
+    return model.budget.run(model.ctx, 'interchange', o.maxOperations, () => model.ctx.scope(() => question(plan)));
   } catch (e) {
-    if (e instanceof IslError) return undefined;
+    if (e instanceof IslError) return false;
     throw e;
   }
 }

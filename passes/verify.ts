@@ -1,7 +1,7 @@
 // `verify`: LLVM's verifier as a pass, for pipelines like `--passes=a,verify,b`.
 import { printModule } from '../ir';
 import { verifyText } from '../ir/gateway';
-import { InvalidModuleError } from '../cli/errors';
+import { InvalidModuleError } from '../ir/errors';
 import type { ModulePass } from './pass';
 
 export const verifyPass: ModulePass = {

@@ -4,12 +4,12 @@
 //                 └──────(otherwise)──────► original SCoP (untouched) ────────────┴─► exit
 //
 // The check is the conjunction of the alias checks and the model's assumptions
-// (runtime-checks/), computed in i128. The fast path is generated from the isl AST of
-// the SCoP's schedule (passes/codegen/): loops, conditions, and each statement's
+// (codegen/), computed in i128. The fast path is generated from the isl AST of
+// the SCoP's schedule (codegen/): loops, conditions, and each statement's
 // instructions with operands remapped to the new induction variables. It carries alias
 // scopes for the distinct arrays and `llvm.loop.parallel_accesses` on loops the model
 // shows carry no dependence, so opt-14's vectorizers can make SIMD code of it. A column walk
-// runs interchanged (polyhedral/interchange.ts, --interchange): when only -O3's scalars (a
+// runs interchanged (transform/interchange.ts, --interchange): when only -O3's scalars (a
 // reduction kept in a PHI) keep its nest in order, the SCoP is generated from DeLICM's model,
 // where they are array elements, and from the plain model if DeLICM's keeps no fast path.
 // Scalars crossing statements go through stack slots (see codegen/block-generator.ts).
@@ -22,33 +22,33 @@
 // yet); the statements hold code the generator cannot copy (calls with side effects, loads
 // crossing statements outside the model).
 import { AstBuild, IslError, IslQuotaError, readAstNode, type AstExprTree, type AstNodeTree } from 'isl-wasm';
-import { domainExtents, parallelCandidates, parallelCodegen } from './codegen/parallel-loop';
+import { domainExtents, parallelCandidates, parallelCodegen } from '../codegen/parallel-loop';
 import {
   IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock, successors,
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value, constantsEqual,
 } from '../ir';
-import { scalarEvolutionAnalysis, type ScalarEvolution } from './analysis/scalar-evolution';
-import { ScevKind, type ScevLoop } from './analysis/scev';
-import { outerIterations } from './codegen/outer-iteration';
+import { scalarEvolutionAnalysis, type ScalarEvolution } from '../analysis/scalar-evolution';
+import { ScevKind, type ScevLoop } from '../analysis/scev';
+import { outerIterations } from '../codegen/outer-iteration';
 import { islSpending } from '../polyhedral/budget';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
-import { conjunction } from './report';
-import { AstExprEmitter } from './codegen/ast-expr';
-import { AstToIr, statementCalls, visitLoops } from './codegen/ast-to-ir';
-import { copyStatement, UnsupportedCodeError, type StatementScalars } from './codegen/block-generator';
-import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './codegen/live-outs';
-import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './codegen/mapped-accesses';
-import { planRerolls, rolledHeaderValues, type RerolledLoop } from './codegen/reroll';
+import { conjunction } from './scop-report';
+import { AstExprEmitter } from '../codegen/ast-expr';
+import { AstToIr, statementCalls, visitLoops } from '../codegen/ast-to-ir';
+import { copyStatement, UnsupportedCodeError, type StatementScalars } from '../codegen/block-generator';
+import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from '../codegen/live-outs';
+import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from '../codegen/mapped-accesses';
+import { planRerolls, rolledHeaderValues, type RerolledLoop } from '../codegen/reroll';
 import { delicmMaxOperationsOption } from './delicm';
-import { scopSources, withInterchangePlan, type ScopSource } from './scop-sources';
-import { nestLabel, type InterchangePlan } from '../polyhedral/interchange';
-import { fastPathName, MetadataTable } from './codegen/metadata';
-import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
-import { checkOperandsDominate, StaleModelError } from './codegen/dominance';
-import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../runtime-checks/parts';
-import { emitParts, reportedPart, sizeValue, type ReportedPart } from '../runtime-checks/emit';
-import { RtcStats } from '../runtime-checks/stats';
-import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from '../runtime-checks/outline';
+import { interchangePlansFor, scopSources, type ScopSource } from './scop-sources';
+import { nestLabel, type InterchangePlan } from '../transform/interchange';
+import { fastPathName, MetadataTable } from '../codegen/metadata';
+import { NotExpandableError, ScevExpander } from '../codegen/scev-expander';
+import { checkOperandsDominate, StaleModelError } from '../codegen/dominance';
+import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
+import { emitParts, reportedPart, sizeValue, type ReportedPart } from '../codegen/check-emit';
+import { RtcStats } from '../codegen/check-stats';
+import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from '../codegen/check-outline';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import type { FunctionScopModels } from '../polyhedral/model';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
@@ -69,7 +69,7 @@ export const rerollOption: PassOption = {
 };
 export const interchangeOption: PassOption = {
   name: 'interchange',
-  description: 'run a column walk\'s outer loop innermost in the fast path when that is legal and every access then moves by one element or none (polyhedral/interchange.ts; default true); a nest that only scalars keep in order is generated from DeLICM\'s model',
+  description: 'run a column walk\'s outer loop innermost in the fast path when that is legal and every access then moves by one element or none (transform/interchange.ts; default true); a nest that only scalars keep in order is generated from DeLICM\'s model',
 };
 export const rtcCheckFunctionsOption: PassOption = {
   name: 'rtc-check-functions',
@@ -167,7 +167,7 @@ interface VersioningOptions {
   readonly maxAliasPairs: number;
   readonly stats: RtcStats | undefined;
   readonly reroll: boolean;
-  /** --rtc-check-functions: each check in a function of its own (runtime-checks/outline.ts). */
+  /** --rtc-check-functions: each check in a function of its own (codegen/check-outline.ts). */
   readonly checkFunctions: boolean;
   readonly interchange: boolean;
   /** --parallel: outermost parallel loops on OpenMP's threads (codegen/parallel-loop.ts), with the work per thread below which they run serially. */
@@ -191,13 +191,10 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
   let rolled: RerolledLoop[];
   let extents: Map<string, AstExprTree[]>;
-  // Column walks: the outer loop innermost (polyhedral/interchange.ts), planned under a quota of
-  // its own (isl failing there keeps the original order); the new schedule lives until the AST is built.
-  const interchange = o.interchange ? withInterchangePlan(model, o.maxOperations, (plan) => ({ ...plan, schedule: plan.schedule?.keep() })) : undefined;
-  if (model.budget.exhaustedBy) {
-    interchange?.schedule?.dispose();
-    throw new NotVersioned(model.budget.reason());
-  }
+  // Column walks: the outer loop innermost (transform/interchange.ts), the cached plan, made under a
+  // quota of its own (isl failing there keeps the original order).
+  const interchange = o.interchange && !model.budget.exhaustedBy ? interchangePlansFor(ctx, model, o.maxOperations).planFor(model) : undefined;
+  if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
   try {
     [parts, ast, mapped, rolled, extents] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
@@ -223,8 +220,6 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
     if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
     throw e;
-  } finally {
-    interchange?.schedule?.dispose();
   }
 
   const before = instructionCount(fn);

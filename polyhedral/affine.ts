@@ -15,9 +15,9 @@
 // A product of two non-constant expressions is affine only when neither varies
 // in the SCoP: then the product (like any other loop-invariant expression we
 // cannot split) becomes a parameter of its own, as in Polly.
-import { type Scev, type ScevAddRec, type ScevLoop, type ScevNary, type ScevUnknown, ScevKind, NoWrap, printScev, loopsOf } from '../passes/analysis/scev';
-import type { Polynomial } from '../passes/analysis/polynomial';
-import { isDimensionName, islIdentifier, UniqueNames } from './names';
+import { type Scev, type ScevAddRec, type ScevLoop, type ScevNary, type ScevUnknown, ScevKind, NoWrap, printScev, loopsOf } from '../analysis/scev';
+import type { Polynomial } from '../analysis/polynomial';
+import { isDimensionName, islIdentifier, UniqueNames } from './isl-names';
 
 /** Thrown for an expression isl cannot represent (products of counters and parameters, ...). */
 export class NonAffineError extends Error {

@@ -2,10 +2,10 @@
 // detection's result, cached by the analysis manager like any other analysis.
 import { Ctx } from 'isl-wasm';
 import type { IrFunction } from '../ir';
-import type { AnalysisKey, FunctionAnalysisManager } from '../passes/pass';
-import type { ScopRejection } from '../passes/analysis/scop-detection-types';
-import { scopDetectionAnalysis } from '../passes/analysis/scop-detection';
-import { scalarEvolutionAnalysis } from '../passes/analysis/scalar-evolution';
+import type { AnalysisKey, FunctionAnalysisManager } from '../analysis/analysis-manager';
+import type { ScopRejection } from '../analysis/scop-detection-types';
+import { scopDetectionAnalysis } from '../analysis/scop-detection';
+import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
 import { type Delinearizer, type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
 import { ScopBudget, defaultScopMaxOperations } from './budget';
 import { sharedDelinearizer } from './delinearization/analysis';
@@ -47,11 +47,11 @@ export function scopModelAnalysisWith(options: ModelOptions): AnalysisKey<Functi
   const scopMaxOperations = options.scopMaxOperations ?? defaultScopMaxOperations;
   const standard = options.maxOperations === defaultMaxOperations && scopMaxOperations === defaultScopMaxOperations && options.delinearize === defaultDelinearizer;
   const name = standard ? 'scop-model' : `scop-model(max-ops=${options.maxOperations},scop-max-ops=${scopMaxOperations}${options.delinearize ? ',delinearized' : ''})`;
-  return { name, compute: (fn, am) => buildFunctionModels(fn, am, options) };
+  return { name, compute: (fn, am) => buildFunctionModels(fn, am, options), dispose: (models) => models.dispose() };
 }
 
 /**
- * Delinearization (issue 5) as the model uses it unless told otherwise: the cached
+ * Delinearization as the model uses it unless told otherwise: the cached
  * `delinearizationAnalysis` (with the SCoP's entry facts), the same result
  * `print<delinearization>` and the report show. One shared instance, so models
  * share a cache entry.

@@ -5,13 +5,13 @@
 import type { Ctx, Set as IslSet } from 'isl-wasm';
 import { AstBuild, DimType } from 'isl-wasm';
 import type { Parameter } from './affine';
-import { ScevKind } from '../passes/analysis/scev';
-import type { ScopLoop } from '../passes/analysis/scop-detection-types';
+import { ScevKind } from '../analysis/scev';
+import type { ScopLoop } from '../analysis/scop-detection-types';
 import { type CheckText, type ScopText, counters } from './describe';
 import type { Assumption, AssumptionKind, ScopStatementModel } from './model';
 
 // Sign facts first: they often make the wrap checks true.
-// Last, 'error-block': no edge into an error block is taken (passes/analysis/error-blocks.ts).
+// Last, 'error-block': no edge into an error block is taken (analysis/error-blocks.ts).
 const assumptionOrder: AssumptionKind[] = ['unsigned', 'loop-bound', 'no-wrap', 'in-bounds', 'delinearization', 'error-block'];
 
 /**

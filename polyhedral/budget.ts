@@ -1,4 +1,4 @@
-// One isl budget per SCoP (issue 6, bounded compile time): every isl-heavy step done
+// One isl budget per SCoP (bounded compile time): every isl-heavy step done
 // for a SCoP -- delinearization, the model, its dependences, DeLICM, the run-time check
 // and the AST -- spends from the same allowance of isl operations. A step may also have
 // a limit of its own (the older per-step options); it then runs under the smaller of the

@@ -8,7 +8,7 @@
 // operations quota.
 import { type Ctx, IslError, IslQuotaError } from 'isl-wasm';
 import type { IrFunction, Module } from '../ir';
-import type { Scop, ScopRejection } from '../passes/analysis/scop-detection-types';
+import type { Scop, ScopRejection } from '../analysis/scop-detection-types';
 import { NonAffineError } from './affine';
 import { computeAssumptions } from './assumptions';
 import { type Delinearizer, type EntryFacts, type ScopText, ModelError, describeScop } from './describe';

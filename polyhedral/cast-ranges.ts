@@ -15,11 +15,11 @@
 //   jacobi-2d, A[i*n + j - 1] with 1 <= i, j <= n-2:
 //     -2^31 <= n + n*i0 + i1 <= 2^31 - 1 at the corners (i0, i1) in {0, n-3}^2
 //     → isl: p_1_x_p_1 - p_1 - 3 <= 2147483647 (the other corners are implied)
-import { type Scev, type ScevLoop, ScevKind, loopsOf } from '../passes/analysis/scev';
+import { type Scev, type ScevLoop, ScevKind, loopsOf } from '../analysis/scev';
 import {
   type Atom, type CastSeenThrough, type Polynomial, addPolynomials, constantPolynomial, multiplyPolynomials, toPolynomial,
-} from '../passes/analysis/polynomial';
-import type { ScopLoop } from '../passes/analysis/scop-detection-types';
+} from '../analysis/polynomial';
+import type { ScopLoop } from '../analysis/scop-detection-types';
 import type { IslExpression, ParameterTable } from './affine';
 
 /** Translates a loop-invariant expression for isl; its checks (signs, wraps) are the caller's to keep. */

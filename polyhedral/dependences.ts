@@ -16,7 +16,7 @@
 // conflicts and the (cheap, exact) scalar flow, and the six exact relations and what
 // each loop carries are computed when first asked for (printers, tests).
 import { type Ctx, DimType, Map as IslMap, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
-import type { ScopLoop } from '../passes/analysis/scop-detection-types';
+import type { ScopLoop } from '../analysis/scop-detection-types';
 import type { DependencePair, Dependences, ScopStatementModel } from './model';
 
 export interface DependenceInput {
@@ -198,9 +198,8 @@ function exactDependences(ctx: Ctx, input: DependenceInput, array: AccessUnion, 
  * True when an access relation divides by 2^16 or more: modulo-2^n subscripts
  * (`(…) mod 4294967296 = o0`, from 32-bit offsets that may wrap). On such relations
  * isl_union_access_info_compute_flow runs for minutes in work that isl's operations
- * quota does not stop (isl counts allocations and tableau pivots only; seed 12 of the
- * robustness kernels: over 40 s under a quota of 1,000,000 operations, no quota error);
- * as "anywhere in the array" the same flow takes 0.3 s.
+ * quota does not stop (isl counts allocations and tableau pivots only); as "anywhere in
+ * the array" the same flow is quick.
  */
 export function wrapsAround(relation: { toStr(): string }): boolean {
   for (const m of relation.toStr().matchAll(/\bmod (\d+)|\)\/(\d+)\)/g)) {

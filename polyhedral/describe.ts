@@ -3,20 +3,20 @@
 // is collected as checks that `assumptions.ts` turns into parameter sets.
 import type { BasicBlock, Instruction, IrFunction, Module, Type, Value } from '../ir';
 import { debugLocation } from '../ir';
-import { localNames } from '../passes/analysis/names';
-import type { FunctionAnalysisManager } from '../passes/pass';
+import { localNames } from '../analysis/value-names';
+import type { FunctionAnalysisManager } from '../analysis/analysis-manager';
 import type { ScopBudget } from './budget';
-import { allocSize } from '../passes/analysis/scalar-evolution';
-import { type Scev, type ScevLoop, type ScevUnknown, ScevKind, loopsOf, unknownsOf } from '../passes/analysis/scev';
-import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../passes/analysis/scop-detection-types';
+import { allocSize } from '../analysis/scalar-evolution';
+import { type Scev, type ScevLoop, type ScevUnknown, ScevKind, loopsOf, unknownsOf } from '../analysis/scev';
+import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, ScopStatement } from '../analysis/scop-detection-types';
 import { type IndexExpression, type IslExpression, type Parameter, type RangeCheck, NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from './affine';
 import type { ArrayKind, AssumptionKind, ScopArray } from './model';
-import { arrayName, debugValueNames, islIdentifier, parameterName, sourceName, UniqueNames } from './names';
+import { arrayName, debugValueNames, islIdentifier, parameterName, sourceName, UniqueNames } from './isl-names';
 import { originalSchedule, scheduleTreeText } from './schedule';
-import type { CastSeenThrough } from '../passes/analysis/polynomial';
+import type { CastSeenThrough } from '../analysis/polynomial';
 import { castRangeViolations } from './cast-ranges';
 
-/** What delinearization (issue 5) recovered for one base pointer. */
+/** What delinearization recovered for one base pointer. */
 export interface ArrayShape {
   /** Sizes of the dimensions after the outermost, in elements, outermost first. */
   readonly sizes: readonly IndexExpression[];

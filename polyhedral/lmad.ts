@@ -5,14 +5,14 @@
 // elements and the span the subscript covers, with the memory distance of one step of the
 // subscript: the sizes of the dimensions inside it. In bytes the descriptor is
 //   first + { sum_k elementBytes * stride_k * scale_k * z_k : 0 <= stride_k * z_k <= span_k },
-// `first` the lowest address the SCoP touches (runtime-checks/parts.ts computes it). Strides
+// `first` the lowest address the SCoP touches (polyhedral/check-parts.ts computes it). Strides
 // are normalized positive (isl's stride of a dimension is); a dimension holding one value has
 // stride 0 and span 0. Every access of the SCoP to the array is coalesced into one
 // descriptor: isl's stride is that of the union of the accessed elements (A[4i] and A[4i+2]
 // give 2), and where the union has no common stride it is 1, which is the range.
 import type { Set as IslSet } from 'isl-wasm';
 import { DimType, valToBigInt } from 'isl-wasm';
-import { ScevKind } from '../passes/analysis/scev';
+import { ScevKind } from '../analysis/scev';
 import { isPolynomial, type IndexExpression } from './affine';
 import type { ScopArray, ScopModel } from './model';
 

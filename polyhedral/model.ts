@@ -7,7 +7,7 @@
 //   scalar locations     MemRef_<value>[]  and  MemRef_<phi>__phi[]
 //   schedule time        [t0, ..., t2D]                  (2D+1 form: constants between loop counters)
 // Parameters are the SCoP's loop-invariant integer values, named after their
-// source names (`ni`) or IR names (`p_0` for `%0`) by `polyhedral/names.ts`, as
+// source names (`ni`) or IR names (`p_0` for `%0`) by `polyhedral/isl-names.ts`, as
 // delinearization names them too. A source name the counters use (`i0`) becomes
 // `i0_` for isl; `Parameter.c` and the assumptions' C keep `i0`.
 //
@@ -19,7 +19,7 @@
 // every assumption). Evaluate `runtimeCheck`/assumptions where the SCoP's entry
 // runs: they are simplified against those guards.
 //
-// For code generation from the model (issue 6):
+// For code generation from the model:
 //   - build the AST from `scheduleTree` (isl_schedule_read_from_str; its domain is
 //     `domains`) or from `schedule` (the same order, as a map); the AST's user
 //     nodes name statements `Stmt_…` with one argument per counter i0..i(d-1);
@@ -36,7 +36,7 @@
 //   - the arrays' `value`s are the base pointers for alias scopes.
 import type { Ctx, Set as IslSet, Map as IslMap, UnionSet, UnionMap } from 'isl-wasm';
 import type { BasicBlock, Instruction, IrFunction, Value } from '../ir';
-import type { Scop, ScopLoop, ScopRejection, ScopScalarAccess } from '../passes/analysis/scop-detection-types';
+import type { Scop, ScopLoop, ScopRejection, ScopScalarAccess } from '../analysis/scop-detection-types';
 import type { IndexExpression, Parameter } from './affine';
 import type { ScopBudget } from './budget';
 

@@ -7,7 +7,7 @@
 //   - an isl schedule tree (domain → sequence → band → ...), in isl's YAML
 //     notation, the form AST generation and the schedule optimizer start from.
 import type { BasicBlock } from '../ir';
-import type { ScopLoop } from '../passes/analysis/scop-detection-types';
+import type { ScopLoop } from '../analysis/scop-detection-types';
 
 export interface ScheduledStatement {
   readonly name: string;

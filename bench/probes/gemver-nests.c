@@ -12,7 +12,7 @@
  * in clang's build with `restrict` (-DRESTRICT_N2): the two slower builds run the same loop,
  * with x[i] summed in a register instead of stored every iteration, and that loop is slower on
  * this machine although it executes fewer instructions. Since tscc runs the column walk
- * interchanged (polyhedral/interchange.ts, same day, 5 alternating runs): n2 takes 0.016-0.018 s
+ * interchanged (transform/interchange.ts, same day, 5 alternating runs): n2 takes 0.016-0.018 s
  * in tscc's build against 0.190-0.195 s in clang's; the other nests are unchanged.
  */
 #include <stdio.h>

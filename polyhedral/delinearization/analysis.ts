@@ -3,10 +3,10 @@
 // The polyhedral model (through `defaultDelinearizer`), `print<delinearization>`
 // and the report all read this one cached result, so they agree.
 import type { Value } from '../../ir';
-import type { Scop } from '../../passes/analysis/scop-detection-types';
-import { scopDetectionAnalysis } from '../../passes/analysis/scop-detection';
-import { scalarEvolutionAnalysis } from '../../passes/analysis/scalar-evolution';
-import type { AnalysisKey, FunctionAnalysisManager } from '../../passes/pass';
+import type { Scop } from '../../analysis/scop-detection-types';
+import { scopDetectionAnalysis } from '../../analysis/scop-detection';
+import { scalarEvolutionAnalysis } from '../../analysis/scalar-evolution';
+import type { AnalysisKey, FunctionAnalysisManager } from '../../analysis/analysis-manager';
 import type { ScopBudget } from '../budget';
 import type { DelinearizeOptions } from './index';
 import { type ModelArrayShape, type ScopDelinearization, type ScopDelinearizeOptions, delinearizeScop } from './scop-adapter';

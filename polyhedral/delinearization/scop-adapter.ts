@@ -7,11 +7,11 @@
 // the conditions read like the model's assumptions.
 import { Ctx, IslError, IslQuotaError, type Set as IslSet } from 'isl-wasm';
 import type { Instruction, Value } from '../../ir';
-import { type Scev, type ScevLoop, type ScevUnknown, NoWrap, ScevKind, printScev, loopsOf, unknownsOf } from '../../passes/analysis/scev';
-import { type Atom, type CastSeenThrough, type Polynomial, toPolynomialThroughCasts, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../passes/analysis/polynomial';
-import type { Scop, ScopCondition, ScopStatement } from '../../passes/analysis/scop-detection-types';
+import { type Scev, type ScevLoop, type ScevUnknown, NoWrap, ScevKind, printScev, loopsOf, unknownsOf } from '../../analysis/scev';
+import { type Atom, type CastSeenThrough, type Polynomial, toPolynomialThroughCasts, addPolynomials, multiplyPolynomials, constantPolynomial } from '../../analysis/polynomial';
+import type { Scop, ScopCondition, ScopStatement } from '../../analysis/scop-detection-types';
 import { NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from '../affine';
-import { arrayName as modelArrayName, debugValueNames, parameterName } from '../names';
+import { arrayName as modelArrayName, debugValueNames, parameterName } from '../isl-names';
 import { type Poly, parsePoly, mul, add, constant, polyFromTerms, contentOf, symbol, polyToString } from './poly';
 import { type DelinearizationAccess, type DelinearizeOptions, delinearizeArray, mergeConditions, setText, polyToC, defaultMaxOperations, type ArrayDelinearization } from './index';
 import type { ConditionStatus } from './validity';
@@ -104,7 +104,7 @@ export interface ScopDelinearizeOptions extends DelinearizeOptions {
 
 /** Delinearizes every base pointer of `scop` that has a polynomial access. */
 export function delinearizeScop(scop: Scop, options: ScopDelinearizeOptions = {}): ScopDelinearization {
-  // Parameters and arrays are named as the model names them (polyhedral/names.ts): source
+  // Parameters and arrays are named as the model names them (polyhedral/isl-names.ts): source
   // names from debug info, else IR names. The same values get the same names as long as
   // no two of them want one name (then the suffixes follow each table's order of use).
   const fn = scop.entry.parent;

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { parseModule } from '../../ir/parser';
 import type { IrFunction, Module } from '../../ir';
-import { AnalysisManager } from '../../passes/analysis-manager';
+import { AnalysisManager } from '../../analysis/analysis-manager';
 import { compileToIr, kernelsDir } from '../support/tools';
 
 /** The flags of tsopt's pipeline (clang-14 -O3, vectorizers off). */

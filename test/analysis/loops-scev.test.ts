@@ -3,11 +3,11 @@
 // expected lines read like the C). At -O3 the inner loops are rotated and
 // runtime-unrolled: an unrolled body `%for.body4.us` plus a remainder `.epil`.
 import { compileC, fn, analyses } from './helpers';
-import { printLoops, printScalarEvolution, printDominatorTree, printPostDominatorTree } from '../../passes/analysis/printers';
-import { dominatorTreeAnalysis, postDominatorTreeAnalysis } from '../../passes/analysis/dominators';
-import { loopAnalysis } from '../../passes/analysis/loops';
-import { scalarEvolutionAnalysis } from '../../passes/analysis/scalar-evolution';
-import { printScev } from '../../passes/analysis/scev';
+import { printLoops, printScalarEvolution, printDominatorTree, printPostDominatorTree } from '../../passes/analysis-printers';
+import { dominatorTreeAnalysis, postDominatorTreeAnalysis } from '../../analysis/dominators';
+import { loopAnalysis } from '../../analysis/loops';
+import { scalarEvolutionAnalysis } from '../../analysis/scalar-evolution';
+import { printScev } from '../../analysis/scev';
 import type { Module } from '../../ir';
 
 let m: Module;

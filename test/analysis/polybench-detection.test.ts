@@ -2,8 +2,8 @@
 // finds in the kernel function. One SCoP for the whole kernel unless the -O3
 // code splits it, and then the table says why.
 import { compileC, fn, analyses } from './helpers';
-import { scopDetectionAnalysis } from '../../passes/analysis/scop-detection';
-import type { RejectionCause } from '../../passes/analysis/scop-detection-types';
+import { scopDetectionAnalysis } from '../../analysis/scop-detection';
+import type { RejectionCause } from '../../analysis/scop-detection-types';
 import { listKernels } from '../support/kernels';
 
 interface Split {

@@ -1,7 +1,7 @@
 // The scalar-evolution algebra on its own: canonical forms, folding, printing,
 // and the polynomial expansion delinearization reads.
-import { ScevContext, ScevKind, NoWrap, printScev, type ScevLoop, type Scev } from '../../passes/analysis/scev';
-import { toPolynomial, toPolynomialThroughCasts, printPolynomial, counterCoefficients, polynomialKey, isAffinePolynomial } from '../../passes/analysis/polynomial';
+import { ScevContext, ScevKind, NoWrap, printScev, type ScevLoop, type Scev } from '../../analysis/scev';
+import { toPolynomial, toPolynomialThroughCasts, printPolynomial, counterCoefficients, polynomialKey, isAffinePolynomial } from '../../analysis/polynomial';
 
 /** Two nested loops, outer `%i` around inner `%j`, and values defined outside both (`n`, `m`) or in `%j` (`x`). */
 function setting() {

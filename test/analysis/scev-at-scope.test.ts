@@ -4,7 +4,7 @@
 // outer counter into its exit value 10, which became the inner loop's exit
 // condition and made the versioned fast path skip iterations.
 import { compileC, fn, analyses } from './helpers';
-import { printScalarEvolution } from '../../passes/analysis/printers';
+import { printScalarEvolution } from '../../passes/analysis-printers';
 
 test('a non-header phi of the inner loop keeps the outer recurrence (seed 35)', () => {
   const f = fn(compileC('outer-iv-in-inner-phi.c'), 'kernel');

@@ -2,8 +2,8 @@
 // -O2 has one) overflowed the JS stack and tsopt died with "Maximum call stack size exceeded".
 // Past a fixed depth a value becomes an unknown instead, as LLVM bounds its own recursion.
 import { parseModule } from '../../ir';
-import { printScalarEvolution } from '../../passes/analysis/printers';
-import { scalarEvolutionAnalysis } from '../../passes/analysis';
+import { printScalarEvolution } from '../../passes/analysis-printers';
+import { scalarEvolutionAnalysis } from '../../analysis';
 import { analyses, fn } from './helpers';
 
 function chain(length: number): string {

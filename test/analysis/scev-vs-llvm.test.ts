@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseModule } from '../../ir/parser';
 import { analyses, fixturesDir, pipelineFlags } from './helpers';
-import { printScalarEvolution } from '../../passes/analysis/printers';
+import { printScalarEvolution } from '../../passes/analysis-printers';
 import { compileToIr, kernelsDir, run, tempDir } from '../support/tools';
 
 const stripFlags = (s: string): string => s.replace(/<(nuw|nsw|nw)>/g, '');

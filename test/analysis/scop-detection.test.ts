@@ -14,9 +14,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compileC, fn, analyses } from './helpers';
-import { scopDetectionAnalysis } from '../../passes/analysis/scop-detection';
-import { printScopDetection } from '../../passes/analysis/printers';
-import type { RejectionCause, ScopDetectionResult } from '../../passes/analysis/scop-detection-types';
+import { scopDetectionAnalysis } from '../../analysis/scop-detection';
+import { printScopDetection } from '../../passes/analysis-printers';
+import type { RejectionCause, ScopDetectionResult } from '../../analysis/scop-detection-types';
 import { findKernel } from '../support/kernels';
 import { kernelsDir } from '../support/tools';
 import type { Module } from '../../ir';

@@ -6,8 +6,8 @@
 import * as path from 'node:path';
 import { calledFunction, type IrFunction } from '../../ir';
 import { compileC, fn, analyses, fixturesDir } from './helpers';
-import { detectScops, scopDetectionAnalysis, scopDetectionFor, scopDetectionWithMemsetAnalysis } from '../../passes/analysis/scop-detection';
-import { printScev } from '../../passes/analysis/scev';
+import { detectScops, scopDetectionAnalysis, scopDetectionFor, scopDetectionWithMemsetAnalysis } from '../../analysis/scop-detection';
+import { printScev } from '../../analysis/scev';
 import { compileToIr, kernelsDir, run, tempDir } from '../support/tools';
 import * as fs from 'node:fs';
 

@@ -2,9 +2,9 @@
 // (`print<scop-statements>`): loops with trip counts, domains from branch conditions,
 // array accesses with their form, and scalar accesses (PHI reads and writes).
 import { compileC, fn, analyses } from './helpers';
-import { printScops } from '../../passes/analysis/printers';
-import { scopDetectionAnalysis } from '../../passes/analysis/scop-detection';
-import { printScev } from '../../passes/analysis/scev';
+import { printScops } from '../../passes/analysis-printers';
+import { scopDetectionAnalysis } from '../../analysis/scop-detection';
+import { printScev } from '../../analysis/scev';
 import type { Module } from '../../ir';
 
 let m: Module;

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadWarning } from '../../bench/run-facts';
-import { formatSeconds } from '../../bench/report';
+import { formatSeconds } from '../../bench/results-files';
 import { kernelsDir, repoRoot, tempDir } from '../support/tools';
 
 const runJs = path.join(repoRoot, 'dist', 'bench', 'run.js');

@@ -2,8 +2,8 @@
 // against the baseline, their min-max spread, the one-sided p-values, and "slower/faster than
 // clang -O3" only when the p-value is below the family level over the run's comparisons.
 import { binomialTail, formatBand, noiseBand, signTestRule, verdictOf } from '../../bench/noise';
-import type { BenchRun } from '../../bench/report';
-import { slowerLine, toCsv, toTable } from '../../bench/report';
+import type { BenchRun } from '../../bench/results-files';
+import { slowerLine, toCsv, toTable } from '../../bench/results-files';
 import { judgeRun, type SuiteResult, type VariantResult } from '../../bench/harness';
 
 const clang = [1.0, 1.2, 0.9, 1.1, 1.0, 1.05, 0.95, 1.3, 1.0, 1.1];

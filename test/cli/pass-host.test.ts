@@ -1,10 +1,10 @@
 // The pass host in-process: the registry, --passes parsing, the analysis cache and its
 // invalidation, statistics and remarks out of the context, and --verify-each.
-import { InvalidModuleError, TsoptError } from '../../cli/errors';
+import { InvalidModuleError, TsoptError } from '../../ir/errors';
 import { parseModule, printModule, type IrFunction, type Module } from '../../ir';
 import { verifyText } from '../../ir/gateway';
-import { analysisPasses } from '../../passes/analysis';
-import { AnalysisManager } from '../../passes/analysis-manager';
+import { analysisPasses } from '../../passes/analysis-printers';
+import { AnalysisManager } from '../../analysis/analysis-manager';
 import type { AnalysisKey, ModulePass, Preserved } from '../../passes/pass';
 import { parsePipeline, runPipeline, type PipelineOptions } from '../../passes/pipeline';
 import { passRegistry } from '../../passes/registry';

@@ -7,8 +7,8 @@ import { readInput } from '../../ir/gateway';
 import { parseOptRemarks } from '../../ir/gateway';
 import { POST_PIPELINE } from '../../cli/post-pipeline';
 import { execute, type RunOptions } from '../../cli/run';
-import { mergeReport, reportInput, type CliReport } from '../../cli/report';
-import { AnalysisManager } from '../../passes/analysis-manager';
+import { mergeReport, reportInput, type CliReport } from '../../cli/pipeline-report';
+import { AnalysisManager } from '../../analysis/analysis-manager';
 import type { ModulePass } from '../../passes/pass';
 import { runPipeline } from '../../passes/pipeline';
 import { compileKernelToIr } from '../support/kernels';
@@ -120,6 +120,16 @@ test('results a pass publishes for a SCoP are merged into that SCoP; others are 
   expect(s).toMatchObject({ runtimeCheck: 'n > 0', codeGrowth: 7, remarks: [{ pass: 'publisher', kind: 'applied', message: 'did it' }] });
   expect(r.pipeline.unplacedScopResults).toEqual([{ pass: 'publisher', function: 'kernel_gemm', location: 'nowhere:1', fields: { codeGrowth: 1 } }]);
   expect(r.pipeline.remarks).toEqual([]);
+});
+
+test('the report reads the budget options with the passes\' own parsers: an empty or negative value is the same one-line error', () => {
+  const module = parseModule(readInput(fs.readFileSync(gemm), 'gemm.bc'), 'gemm.bc');
+  for (const [name, passes] of [['scop-max-operations', ['versioning']], ['isl-max-operations', ['versioning']], ['delicm-max-operations', ['delicm']]] as const) {
+    for (const value of ['', '-1']) {
+      const given = { passOptions: new Map([[name, value]]), passes };
+      expect(() => reportInput(module, new AnalysisManager(), given)).toThrow(`--${name} wants a non-negative integer, not '${value}'`);
+    }
+  }
 });
 
 test("opt's YAML remarks: kind, pass, function, location and the message from the top-level Args", () => {

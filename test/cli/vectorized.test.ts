@@ -1,9 +1,9 @@
 // `tsopt --report`: per versioned SCoP, whether opt-14's post pipeline vectorized its fast path
-// (cli/vectorized.ts), through the command on fixtures/vectorized.c (axpy vectorizes, a
+// (passes/vectorized.ts), through the command on fixtures/vectorized.c (axpy vectorizes, a
 // recurrence cannot, a four-iteration loop is vectorized and then unrolled away) and on gemm.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CliReport } from '../../cli/report';
+import type { CliReport } from '../../cli/pipeline-report';
 import { compileKernelToIr } from '../support/kernels';
 import { compileToIr, tempDir } from '../support/tools';
 import { tsopt } from './tsopt-binary';
@@ -48,7 +48,7 @@ describe('fixtures/vectorized.c', () => {
     expect(scopOf(run.report, 'four')).toMatchObject({ versioned: true, vectorized: true, vectorizedLoops: [], vectorWidths: [2] });
   });
 
-  test("by default the recurrence's fast path, which pays nothing, is dropped after the post pipeline (cli/profitability.ts)", () => {
+  test("by default the recurrence's fast path, which pays nothing, is dropped after the post pipeline (passes/profitability.ts)", () => {
     const { report: r, output } = report(input);
     expect(scopOf(r, 'recurrence')).toMatchObject({ versioned: true, vectorized: false, fastPathKept: false });
     expect(scopOf(r, 'axpy')).toMatchObject({ vectorized: true, fastPathKept: true, profitability: 'opt vectorized the fast path' });

@@ -3,10 +3,10 @@
 // is mapped when C[i] is read only after the loop. And the pass changes no IR: the module verifies after it.
 import * as path from 'node:path';
 import { parseModule } from '../../ir';
-import { AnalysisManager } from '../../passes/analysis-manager';
+import { AnalysisManager } from '../../analysis/analysis-manager';
 import { buildFunctionModels, defaultDelinearizer } from '../../polyhedral/analysis';
 import { defaultMaxOperations } from '../../polyhedral/build';
-import { defaultDelicmMaxOperations, runDelicm } from '../../polyhedral/delicm';
+import { defaultDelicmMaxOperations, runDelicm } from '../../transform/delicm';
 import { compileToIr, disassemble, run } from '../support/tools';
 import { O3 } from './support';
 

@@ -4,7 +4,7 @@
 // writes in the k loop (GVN forwards C[i]'s store to the next load as a PHI in
 // Listing 1 too); after DeLICM none is left, and the dependences are those of the
 // array-only Listing 1: the i loop parallel, the k loop carrying the sum through C[i].
-import type { DelicmScopResult } from '../../polyhedral/delicm';
+import type { DelicmScopResult } from '../../transform/delicm';
 import { type KernelDelicm, carriedByDepth, delicmKernel, parallelDepths } from './support';
 
 const kernels: Record<string, KernelDelicm> = {};

@@ -1,10 +1,10 @@
 // DeLICM on our C kernels as tsopt sees them (clang-14 -O3, vectorizers off):
 // only the kernel function is modelled, in-process, to keep the suite short.
 import { parseModule } from '../../ir';
-import { AnalysisManager } from '../../passes/analysis-manager';
+import { AnalysisManager } from '../../analysis/analysis-manager';
 import { buildFunctionModels, defaultDelinearizer } from '../../polyhedral/analysis';
 import { defaultMaxOperations } from '../../polyhedral/build';
-import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm } from '../../polyhedral/delicm';
+import { type DelicmScopResult, defaultDelicmMaxOperations, runDelicm } from '../../transform/delicm';
 import type { ScopModel } from '../../polyhedral/model';
 import { compileKernelToIr } from '../support/kernels';
 import { disassemble } from '../support/tools';

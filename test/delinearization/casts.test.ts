@@ -68,7 +68,7 @@ describe('flat int-subscript kernels: every array delinearized through the sign 
   }, 300_000);
 });
 
-describe('checks with products of more than two factors (exact in i128 under guards, runtime-checks/exact-product.ts)', () => {
+describe('checks with products of more than two factors (exact in i128 under guards, codegen/exact-product.ts)', () => {
   test('heat-3d: the no-wrap condition names n * n * n, and n * n is guarded to lie within ±2^63', () => {
     const { report } = pipeBuild(findKernel('heat-3d').path, 'heat-3d-products', []);
     const [scop] = scopsOf(report, 'kernel_heat_3d');

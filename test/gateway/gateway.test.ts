@@ -1,7 +1,7 @@
 // The gateway in-process: LLVM's text in, bitcode out, and one-line errors for every bad input.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { InvalidModuleError, TsoptError } from '../../cli/errors';
+import { InvalidModuleError, TsoptError } from '../../ir/errors';
 import { reportFailure } from '../../cli/run';
 import { capturingIo } from '../support/cli-io';
 import { classifyInput, readInput, verifyText, writeOutput } from '../../ir/gateway';

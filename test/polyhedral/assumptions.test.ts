@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { Ctx, UnionMap } from 'isl-wasm';
 import { parseModule } from '../../ir';
-import { AnalysisManager } from '../../passes/analysis-manager';
+import { AnalysisManager } from '../../analysis/analysis-manager';
 import { buildFunctionModels } from '../../polyhedral/analysis';
 import { defaultMaxOperations } from '../../polyhedral/build';
 import type { FunctionScopModels, ScopModel } from '../../polyhedral/model';

@@ -3,7 +3,7 @@
 // called i0 like a statement counter.
 import * as path from 'node:path';
 import { parseModule } from '../../ir';
-import { AnalysisManager } from '../../passes/analysis-manager';
+import { AnalysisManager } from '../../analysis/analysis-manager';
 import { buildFunctionModels } from '../../polyhedral/analysis';
 import { defaultMaxOperations } from '../../polyhedral/build';
 import type { FunctionScopModels } from '../../polyhedral/model';

@@ -9,10 +9,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseModule } from '../../ir';
-import { AnalysisManager } from '../../passes/analysis-manager';
+import { AnalysisManager } from '../../analysis/analysis-manager';
 import { buildFunctionModels, defaultDelinearizer } from '../../polyhedral/analysis';
 import { defaultMaxOperations } from '../../polyhedral/build';
-import { runDelicm } from '../../polyhedral/delicm';
+import { runDelicm } from '../../transform/delicm';
 import type { FunctionScopModels, ScopModel } from '../../polyhedral/model';
 import { generateKernel } from '../robustness/loopgen';
 import { tsopt } from '../cli/tsopt-binary';

@@ -1,7 +1,7 @@
 // The report contract of issue 4 (`tsopt --report=FILE`): exactly these JSON fields,
 // arrays named by their source names, shapes as C expressions outermost first.
-import { AnalysisManager } from '../../passes/analysis-manager';
-import { buildReport, formatReport, type TsoptReport } from '../../passes/report';
+import { AnalysisManager } from '../../analysis/analysis-manager';
+import { buildReport, formatReport, type TsoptReport } from '../../passes/scop-report';
 import { kernelIr } from './support';
 
 function report(kernel: string): TsoptReport {

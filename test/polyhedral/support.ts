@@ -1,7 +1,7 @@
 // Building the polyhedral model of our C kernels, as tsopt sees them: clang-14 -O3
 // with the vectorizers off (and -g, for source names), parsed by our IR parser.
 import { type IrFunction, type Module, parseModule } from '../../ir';
-import { AnalysisManager } from '../../passes/analysis-manager';
+import { AnalysisManager } from '../../analysis/analysis-manager';
 import { buildFunctionModels, defaultDelinearizer } from '../../polyhedral/analysis';
 import { defaultMaxOperations } from '../../polyhedral/build';
 import type { FunctionScopModels } from '../../polyhedral/model';

@@ -1,4 +1,4 @@
-// Re-rolled fast paths (passes/codegen/reroll.ts): loops clang -O3 runtime-unrolled before tsopt
+// Re-rolled fast paths (codegen/reroll.ts): loops clang -O3 runtime-unrolled before tsopt
 // sees them run rolled in the fast path, over their whole index range, for every trip count.
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -emit-llvm | tsopt --verify-each | llc-14 -O3 | clang-14
 // must print what clang-14 -O3 prints at trip counts 0, 1, 2, 3, 4, 5, 7 (not multiples of the

@@ -1,4 +1,4 @@
-// After the post pipeline tsopt keeps a fast path only where it can pay (cli/profitability.ts):
+// After the post pipeline tsopt keeps a fast path only where it can pay (passes/profitability.ts):
 // opt vectorized it, or its check rules out aliasing. lu's SCoPs have checks that rule out
 // nothing and fast paths opt does not vectorize, while opt vectorizes the original code of
 // main's initialization (a select per element; the fast path's AST splits it into guarded

@@ -1,9 +1,9 @@
-// `--rtc-check-functions` (runtime-checks/outline.ts) on a hand-written check block: the check's
+// `--rtc-check-functions` (codegen/check-outline.ts) on a hand-written check block: the check's
 // computation is copied into a function whose parameters are what it reads from outside, the block
 // keeps what the fast path still uses, and a SCoP versioning gives up on takes its function along.
 import { eraseInstruction, IrBuilder, parseModule, printModule, terminator, type Instruction } from '../../ir';
 import { verifyText } from '../../ir/gateway';
-import { outlineCheck, removeCheckFunction } from '../../runtime-checks/outline';
+import { outlineCheck, removeCheckFunction } from '../../codegen/check-outline';
 
 const text = `define i64 @f(i64 %n, i64* %p) {
 entry:

@@ -1,4 +1,4 @@
-// Loop interchange in the fast path (polyhedral/interchange.ts): a loop walking a column
+// Loop interchange in the fast path (transform/interchange.ts): a loop walking a column
 // (`x[i] += A[j][i] * y[j]` along j) runs outside the loop around it when that loop carries no
 // dependence and steps every access by one element or none. -O3 keeps such reductions in PHIs,
 // one location for every i, so the interchange is legal only in DeLICM's model, where they are

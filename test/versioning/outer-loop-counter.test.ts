@@ -1,7 +1,7 @@
 // A SCoP inside a loop that is not part of it, whose counter the model uses as a parameter:
 // adi built with C99 VLA parameters delinearizes its arrays with the outer counter as
 // `iter_<header>` (the row of `u[i][j]` where i runs outside the SCoP). The run-time check
-// computes that counter from the outer loop's header PHI (passes/codegen/outer-iteration.ts):
+// computes that counter from the outer loop's header PHI (codegen/outer-iteration.ts):
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -DTSOPT_VLA -emit-llvm adi.c
 //     | tsopt --passes=versioning --verify-each --rtc-stats | llc-14 -O3 | clang-14 (link)
 // Before, each of kernel_adi's six SCoPs was refused: "a varying expression used as a parameter".

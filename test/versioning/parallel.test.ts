@@ -1,5 +1,5 @@
 // --parallel (tscc -fopenmp): the outermost loops of a fast path that carry no dependence run
-// on OpenMP's threads (passes/codegen/parallel-loop.ts). What the tests pin:
+// on OpenMP's threads (codegen/parallel-loop.ts). What the tests pin:
 //   tscc -O3 -fopenmp omp-kernels.c          (TSOPT_FLAGS=--verify-each --report=…)
 // prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads; the report says
 // which loops run in parallel (mm's i, rowsum's i, jacobi's two space loops inside its time

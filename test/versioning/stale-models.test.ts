@@ -1,7 +1,7 @@
 // Two SCoPs of one function where the second one's model names a value of the first one's
 // region (a base pointer or a start value loaded between them). Versioning the first makes
 // that definition stop dominating the second: its model is rebuilt on the IR as it is then
-// (passes/codegen/dominance.ts), and the module verifies after every pass.
+// (codegen/dominance.ts), and the module verifies after every pass.
 //   tsopt --passes=versioning --verify-each two-scops-loaded-start.ll
 //   clang-14 -O3 (tscc's front-end flags) slide-hash.c | tsopt --verify-each --rtc-stats
 import { spawnSync } from 'node:child_process';

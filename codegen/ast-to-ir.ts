@@ -1,0 +1,285 @@
+// isl AST → IR control flow (Polly's IslNodeBuilder): `for` nodes become top-tested loops
+// with an i64 induction variable, `if` nodes branches, `user` nodes statement instances
+// emitted by the caller. Loops are left for opt's loop-rotate, as Polly leaves them.
+import type { AstExprTree, AstNodeTree } from 'isl-wasm';
+import { InstFlag, IrBuilder, addIncoming, constInt, createBlock, insertBlockAfter, intType, type BasicBlock, type Instruction, type Value } from '../ir';
+import { AstExprEmitter } from './ast-expr';
+
+const i64 = intType(64);
+
+/** A loop the generator made, handed to `onLoop` once its latch exists. */
+export interface GeneratedLoop {
+  readonly node: Extract<AstNodeTree, { kind: 'for' }>;
+  readonly header: BasicBlock;
+  /** The back edge `br label %header`: where `!llvm.loop` goes. */
+  readonly latchBranch: Instruction;
+  /** No `for` node below this one. */
+  readonly innermost: boolean;
+  /** `for` nodes around this one (0: outermost loop of the AST). */
+  readonly depth: number;
+}
+
+export interface AstCodegenHooks {
+  /** Parameters (and anything else that is not a loop iterator) as i64 values. */
+  parameter(name: string): Value;
+  /** Emits statement `name` for the iteration vector `args` (i64 values) at the builder's position. */
+  statement(name: string, args: readonly Value[], b: IrBuilder, enclosing: readonly Extract<AstNodeTree, { kind: 'for' }>[]): void;
+  /** Called for every generated loop after its body. */
+  loop?(loop: GeneratedLoop): void;
+  /** For a `for` node to run its iterations on several threads: how; undefined for a plain loop. */
+  parallel?(node: ForNode): ParallelLoopHooks | undefined;
+}
+
+export class AstToIr {
+  private readonly iterators = new Map<string, Value>();
+  private readonly enclosing: Extract<AstNodeTree, { kind: 'for' }>[] = [];
+  /** Blocks made, in order (for undoing a failed generation). */
+  readonly blocks: BasicBlock[] = [];
+  private last: BasicBlock;
+
+  constructor(readonly b: IrBuilder, readonly hooks: AstCodegenHooks, private readonly prefix: string) {
+    this.last = b.insertBlock!;
+  }
+
+  /** A new block of the generated code, after the last one made (statements use it for conditional code). */
+  newBlock(name: string): BasicBlock {
+    const block = insertBlockAfter(this.last, createBlock(`${this.prefix}.${name}`));
+    this.last = block;
+    this.blocks.push(block);
+    return block;
+  }
+
+  private exprs(): AstExprEmitter {
+    return new AstExprEmitter(this.b, 64, (name) => this.iterators.get(name) ?? this.hooks.parameter(name));
+  }
+
+  /** Emits `node` from the builder's (open) block; leaves the builder at the (open) block where control continues. */
+  generate(node: AstNodeTree): void {
+    const b = this.b;
+    switch (node.kind) {
+      case 'block':
+        for (const child of node.children) this.generate(child);
+        return;
+      case 'mark':
+        this.generate(node.node);
+        return;
+      case 'user': {
+        const call = node.expr;
+        if (call.kind !== 'op' || call.op !== 'call' || call.args[0]?.kind !== 'id') throw new Error('a user node that is not a statement call');
+        const e = this.exprs();
+        const args = call.args.slice(1).map((a) => e.value(a));
+        this.hooks.statement(call.args[0].name, args, b, this.enclosing);
+        return;
+      }
+      case 'if': {
+        const cond = this.exprs().cond(node.cond);
+        const thenBlock = this.newBlock('then');
+        const elseBlock = node.else ? this.newBlock('else') : undefined;
+        const merge = this.newBlock('merge');
+        b.condBr(cond, thenBlock, elseBlock ?? merge);
+        b.positionAtEnd(thenBlock);
+        this.generate(node.then);
+        b.br(merge);
+        if (node.else && elseBlock) {
+          b.positionAtEnd(elseBlock);
+          this.generate(node.else);
+          b.br(merge);
+        }
+        b.positionAtEnd(merge);
+        return;
+      }
+      case 'for': {
+        if (node.iterator.kind !== 'id') throw new Error('a loop iterator that is not an identifier');
+        const parallel = this.hooks.parallel?.(node);
+        if (parallel) {
+          this.generateParallel(node, parallel);
+          return;
+        }
+        this.emitLoop(node, this.exprs().value(node.init), (iv) => {
+          this.iterators.set(iterName(node), iv);
+          return this.exprs().cond(node.cond);
+        });
+        return;
+      }
+    }
+  }
+
+  /**
+   * The loop of `node` from `init` while `cond(iv)` holds (evaluated in the header, with the
+   * iterator bound to `iv`), from the builder's block; leaves the builder at the loop's exit.
+   */
+  private emitLoop(node: ForNode, init: Value, cond: (iv: Instruction) => Value): void {
+    const b = this.b;
+    const name = iterName(node);
+    const pre = b.insertBlock!;
+    const header = this.newBlock('header');
+    const body = this.newBlock('body');
+    b.br(header);
+    b.positionAtEnd(header);
+    const iv = b.phi(init.type, name, [[init, pre]]);
+    this.iterators.set(name, iv);
+    const exit = this.newBlock('exit');
+    b.condBr(cond(iv), body, exit);
+    b.positionAtEnd(body);
+    this.enclosing.push(node);
+    this.generate(node.body);
+    this.enclosing.pop();
+    // nsw, as clang gives its own counters: without it SCEV cannot count the iterations of a
+    // loop that exits on `c <= bound` (it might wrap), and LLVM's loop vectorizer refuses
+    // the loop (syrk's `j <= i`: the original vectorized, the fast path not). The counter
+    // stays within the iteration domain plus one step, which the AST's i64 arithmetic
+    // already assumes (the check bounds the parameters).
+    const next = b.add(iv, this.exprs().value(node.inc), `${name}.next`, InstFlag.NoSignedWrap);
+    const latch = b.insertBlock!;
+    const latchBranch = b.br(header);
+    addIncoming(iv, next, latch);
+    this.iterators.delete(name);
+    b.positionAtEnd(exit);
+    this.hooks.loop?.({ node, header, latchBranch, innermost: !containsFor(node.body), depth: this.enclosing.length });
+  }
+
+  /**
+   * A loop whose iterations may run on several threads (codegen/parallel-loop.ts): its trip
+   * count n from its bounds, then a region that runs the iterations [k0, k1) of the static
+   * block its thread gets, ending in a block of its own the region branches to. The hook
+   * outlines the region once the fast path is complete.
+   */
+  private generateParallel(node: ForNode, p: ParallelLoopHooks): void {
+    const b = this.b;
+    const e = this.exprs();
+    const { upper, strict } = parallelBound(node)!;
+    const lb = e.value(node.init);
+    const bound = e.value(upper);
+    const ub = strict ? b.sub(bound, constInt(i64, 1)) : bound;
+    const inc = e.value(node.inc);
+    // n = ub < lb ? 0 : (ub - lb) / inc + 1
+    const span = b.binary('sdiv', b.sub(ub, lb), inc);
+    const n = b.select(b.icmp('slt', ub, lb), constInt(i64, 0), b.add(span, constInt(i64, 1)), 'par.n');
+    const serial = p.serial(b, n, this.enclosing);
+    const entry = this.newBlock('par.entry');
+    const first = this.blocks.length - 1;
+    b.br(entry);
+    b.positionAtEnd(entry);
+    const { threads, thread } = p.team(b, serial);
+    // Static schedule: thread t runs the iterations [t * chunk, min(n, (t + 1) * chunk)).
+    const chunk = b.binary('sdiv', b.add(n, b.sub(threads, constInt(i64, 1))), threads, { name: 'par.chunk' });
+    const k0 = b.mul(thread, chunk);
+    const k1 = b.select(b.icmp('slt', n, b.add(k0, chunk)), n, b.add(k0, chunk));
+    const from = b.add(lb, b.mul(k0, inc), 'par.lb');
+    const to = b.add(lb, b.mul(b.sub(k1, constInt(i64, 1)), inc), 'par.ub');
+    this.emitLoop(node, from, (iv) => b.icmp('sle', iv, to));
+    const done = this.newBlock('par.done');
+    b.br(done);
+    const region = this.blocks.slice(first, this.blocks.length - 1);
+    b.positionAtEnd(done);
+    p.region({ node, entry, blocks: region, done, serial });
+  }
+}
+
+type ForNode = Extract<AstNodeTree, { kind: 'for' }>;
+
+function iterName(node: ForNode): string {
+  if (node.iterator.kind !== 'id') throw new Error('a loop iterator that is not an identifier');
+  return node.iterator.name;
+}
+
+/**
+ * `node`'s upper bound when its condition is `iterator <= e` or `iterator < e` with `e` free of
+ * the iterator and the step a positive constant (what isl's AST gives a loop); else undefined.
+ */
+export function parallelBound(node: ForNode): { upper: AstExprTree; strict: boolean } | undefined {
+  const c = node.cond;
+  const it = node.iterator.kind === 'id' ? node.iterator.name : undefined;
+  if (it === undefined || c.kind !== 'op' || (c.op !== 'le' && c.op !== 'lt')) return undefined;
+  const [lhs, rhs] = c.args;
+  if (lhs?.kind !== 'id' || lhs.name !== it || rhs === undefined || mentions(rhs, it)) return undefined;
+  if (node.inc.kind !== 'int' || BigInt(node.inc.value) <= 0n) return undefined;
+  return { upper: rhs, strict: c.op === 'lt' };
+}
+
+function mentions(e: AstExprTree, name: string): boolean {
+  if (e.kind === 'id') return e.name === name;
+  if (e.kind === 'op') return e.args.some((a) => mentions(a, name));
+  return false;
+}
+
+/** A parallel loop's region, generated inline and to be outlined. */
+export interface ParallelRegion {
+  readonly node: ForNode;
+  /** The region's first block (its only entry) and all its blocks, in order. */
+  readonly entry: BasicBlock;
+  readonly blocks: readonly BasicBlock[];
+  /** Where the region continues: its only exit, outside it. */
+  readonly done: BasicBlock;
+  /** i1, computed before the region: run it on the calling thread alone. */
+  readonly serial: Value;
+}
+
+/** What the caller decides for a loop it wants run in parallel (`AstCodegenHooks.parallel`). */
+export interface ParallelLoopHooks {
+  /** i1 at the builder's position (before the region): run the `n` iterations serially. */
+  serial(b: IrBuilder, n: Value, enclosing: readonly ForNode[]): Value;
+  /** The thread count and this thread's number (i64) at the region's start. */
+  team(b: IrBuilder, serial: Value): { threads: Value; thread: Value };
+  /** The region, complete (its loop and what it runs). */
+  region(r: ParallelRegion): void;
+}
+
+/** Calls `f` on every `for` node of `node` in pre-order; descends into one's body only when `f` returns true. */
+export function visitLoops(node: AstNodeTree, f: (loop: ForNode) => boolean): void {
+  switch (node.kind) {
+    case 'for':
+      if (f(node)) visitLoops(node.body, f);
+      return;
+    case 'block':
+      node.children.forEach((c) => visitLoops(c, f));
+      return;
+    case 'if':
+      visitLoops(node.then, f);
+      if (node.else) visitLoops(node.else, f);
+      return;
+    case 'mark':
+      visitLoops(node.node, f);
+      return;
+    case 'user':
+      return;
+  }
+}
+
+export function containsFor(node: AstNodeTree): boolean {
+  switch (node.kind) {
+    case 'for':
+      return true;
+    case 'block':
+      return node.children.some(containsFor);
+    case 'if':
+      return containsFor(node.then) || (node.else !== undefined && containsFor(node.else));
+    case 'mark':
+      return containsFor(node.node);
+    case 'user':
+      return false;
+  }
+}
+
+/** The statement calls below `node`: name and argument expressions. */
+export function statementCalls(node: AstNodeTree, out: { name: string; args: readonly AstExprTree[] }[] = []): { name: string; args: readonly AstExprTree[] }[] {
+  switch (node.kind) {
+    case 'for':
+      statementCalls(node.body, out);
+      break;
+    case 'block':
+      node.children.forEach((c) => statementCalls(c, out));
+      break;
+    case 'if':
+      statementCalls(node.then, out);
+      if (node.else) statementCalls(node.else, out);
+      break;
+    case 'mark':
+      statementCalls(node.node, out);
+      break;
+    case 'user':
+      if (node.expr.kind === 'op' && node.expr.args[0]?.kind === 'id') out.push({ name: node.expr.args[0].name, args: node.expr.args.slice(1) });
+      break;
+  }
+  return out;
+}

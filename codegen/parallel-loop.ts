@@ -1,0 +1,296 @@
+// OpenMP fast paths (`--parallel`): the outermost loops of a fast path that carry no dependence
+// run their iterations on the threads of the OpenMP runtime, as Polly's `-polly-parallel` does
+// with libgomp's interface (which LLVM's libomp also provides):
+//
+//   fast path:  n = trip count; serial = omp_in_parallel() || omp_get_max_threads() < 2
+//                                        || n * (work per iteration) < min work * threads
+//               store the values the loop uses into %data
+//               br serial ? (call @sub(%data)) : (call @GOMP_parallel(@sub, %data, 0, 0))
+//   @sub(i8* %data):  threads = serial ? 1 : omp_get_num_threads(); t = serial ? 0 : omp_get_thread_num()
+//               the loop over the iterations [t * chunk, min(n, (t + 1) * chunk)), chunk = ceil(n / threads)
+//
+// A loop carries no dependence when no two of its iterations touch one array element, one of
+// them writing, and no scalar flows between iterations (polyhedral/dependences.ts): every
+// iteration computes what it computed in the original order, so results are bit for bit those
+// of the original code; reductions carry a dependence and stay serial. Scalars the fast path
+// keeps in stack slots get one slot per thread when the loop writes them. A SCoP already inside
+// a parallel region (the user's own `#pragma omp parallel`) runs serially on its thread, so
+// nested parallelism is never created. Too little work per thread (an estimate from the
+// statements' iteration domains, `--parallel-min-work`) also runs serially.
+import { AstBuild, readAstExpr, Val, type AstExprTree, type AstNodeTree } from 'isl-wasm';
+import {
+  IrBuilder, constInt, createBlock, createFunction, eraseInstruction, functionType, getOrInsertFunction, i8, insertBlock, intType, literalStruct,
+  pointerTo, replaceAllUsesWith, replaceUsesWithIf, successors, terminator, setOperand, voidType, doubleTy, calledValue,
+  type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
+} from '../ir';
+import type { ScopModel } from '../polyhedral/model';
+import { AstExprEmitter } from './ast-expr';
+import { parallelBound, statementCalls, visitLoops, type ParallelLoopHooks, type ParallelRegion } from './ast-to-ir';
+
+const i32 = intType(32);
+const i64 = intType(64);
+const i8p = pointerTo(i8);
+type ForNode = Extract<AstNodeTree, { kind: 'for' }>;
+
+/**
+ * Per statement, the extent of each of its dimensions over its domain (max - min + 1, as isl
+ * AST expressions over the parameters): their product bounds the statement's instances from
+ * above (exact for rectangular domains). isl objects in the caller's scope.
+ */
+export function domainExtents(model: ScopModel): Map<string, AstExprTree[]> {
+  const build = AstBuild.fromContext(model.context);
+  const one = Val.one(model.ctx);
+  const out = new Map<string, AstExprTree[]>();
+  for (const st of model.statements) {
+    // [params] -> { Stmt_S[i0, ...] : ... } where the model holds
+    const domain = st.domain.intersectParams(model.context);
+    const extents: AstExprTree[] = [];
+    for (let k = 0; k < domain.tupleDim(); k++) {
+      // [params] -> { [] -> [max_k - min_k + 1] }
+      extents.push(readAstExpr(build.exprFromPwAff(domain.dimMax(k).sub(domain.dimMin(k)).addConstantVal(one))));
+    }
+    out.set(st.name, extents);
+  }
+  return out;
+}
+
+/** The `for` nodes of `ast` to run in parallel: in `parallel`, of a shape whose trip count is known before the loop, none inside another. */
+export function parallelCandidates(ast: AstNodeTree, parallel: ReadonlySet<AstNodeTree>): Set<ForNode> {
+  const out = new Set<ForNode>();
+  visitLoops(ast, (n) => {
+    if (!parallel.has(n) || !parallelBound(n)) return true;
+    out.add(n);
+    return false;
+  });
+  return out;
+}
+
+function mentionsAny(e: AstExprTree, names: ReadonlySet<string>): boolean {
+  if (e.kind === 'id') return names.has(e.name);
+  if (e.kind === 'op') return e.args.some((a) => mentionsAny(a, names));
+  return false;
+}
+
+function iteratorOf(n: ForNode): string {
+  return n.iterator.kind === 'id' ? n.iterator.name : '';
+}
+
+/** A region generated for one parallel loop, with the runtime calls made for it. */
+interface PendingRegion extends ParallelRegion {
+  /** omp_* calls and values only the parallel run needs (erased when the region stays inline). */
+  readonly teamValues: { threads: Value; thread: Value };
+}
+
+export interface ParallelCodegen {
+  /** The hook for `AstCodegenHooks.parallel`. */
+  readonly hook: (node: ForNode) => ParallelLoopHooks | undefined;
+  /**
+   * Outlines every region generated so far into a function of its own, once the fast path is
+   * complete (its live-outs merged). Returns, per loop, its label and whether it runs in
+   * parallel or why not.
+   */
+  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string }[];
+}
+
+/**
+ * Parallel code generation for the fast path of SCoP `index` of `fn`. `candidates`: the loops to
+ * run in parallel; `extents`: `domainExtents`; `param64`: a parameter's i64 value (it dominates the
+ * fast path); `onFork`: code to run before each start of a team (--rtc-stats counts them).
+ */
+export function parallelCodegen(
+  module: Module, fn: IrFunction, index: number, candidates: ReadonlySet<ForNode>, extents: ReadonlyMap<string, readonly AstExprTree[]>,
+  param64: (name: string) => Value, minWork: number, onFork: (b: IrBuilder) => void,
+): ParallelCodegen {
+  const regions: PendingRegion[] = [];
+  const runtime = (name: string, ret: typeof i32): IrFunction => getOrInsertFunction(module, name, functionType(ret, []));
+  const hook = (node: ForNode): ParallelLoopHooks | undefined => {
+    if (!candidates.has(node)) return undefined;
+    let team: { threads: Value; thread: Value } | undefined;
+    return {
+      serial(b, n, enclosing) {
+        // Work per iteration of `node`: per statement under it, the product of the extents of
+        // its dimensions that vary inside it (their subscripts use neither its iterator nor an
+        // outer one), summed; in double, which cannot overflow.
+        const outer = new Set([...enclosing, node].map(iteratorOf));
+        const e64 = new AstExprEmitter(b, 64, param64);
+        const d = doubleTy;
+        let perIteration: Value | undefined;
+        for (const call of statementCalls(node.body)) {
+          let product: Value = b.cast('sitofp', constInt(i64, 1), d);
+          call.args.forEach((arg, k) => {
+            if (mentionsAny(arg, outer)) return;
+            const extent = extents.get(call.name)?.[k];
+            if (!extent) return;
+            const v = e64.value(extent);
+            const positive = b.select(b.icmp('sgt', v, constInt(i64, 0)), v, constInt(i64, 0));
+            product = b.binary('fmul', product, b.cast('sitofp', positive, d));
+          });
+          perIteration = perIteration ? b.binary('fadd', perIteration, product) : product;
+        }
+        const work = b.binary('fmul', b.cast('sitofp', n, d), perIteration ?? b.cast('sitofp', constInt(i64, 1), d));
+        const threads = b.call(runtime('omp_get_max_threads', i32), [], 'omp.max');
+        const inParallel = b.icmp('ne', b.call(runtime('omp_in_parallel', i32), [], 'omp.in'), constInt(i32, 0));
+        const few = b.icmp('slt', threads, constInt(i32, 2));
+        const needed = b.binary('fmul', b.cast('sitofp', threads, d), b.cast('sitofp', constInt(i64, minWork), d));
+        const small = b.fcmp('olt', work, needed);
+        return b.or(b.or(inParallel, few), small, 'par.serial');
+      },
+      team(b, serial) {
+        const threads = b.select(serial, constInt(i64, 1), b.sext(b.call(runtime('omp_get_num_threads', i32), [], 'omp.threads'), i64), 'par.threads');
+        const thread = b.select(serial, constInt(i64, 0), b.sext(b.call(runtime('omp_get_thread_num', i32), [], 'omp.thread'), i64), 'par.thread');
+        team = { threads, thread };
+        return team;
+      },
+      region(r) {
+        regions.push({ ...r, teamValues: team! });
+      },
+    };
+  };
+  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string }[] => regions.map((r, k) => {
+    const why = outlineProblem(r, slots);
+    if (why) {
+      keepInline(r);
+      return { loop: r.node, why };
+    }
+    outlineRegion(module, fn, r, slots, `tsopt.par.${fn.name}.scop${index}.${k}`, onFork);
+    return { loop: r.node };
+  });
+  return { hook, outline };
+}
+
+function regionSet(r: ParallelRegion): Set<BasicBlock> {
+  return new Set(r.blocks);
+}
+
+/** Why region `r` cannot run on several threads, or undefined. */
+function outlineProblem(r: ParallelRegion, slots: ReadonlySet<Instruction>): string | undefined {
+  const inside = regionSet(r);
+  const inRegion = (i: Instruction): boolean => i.parent !== undefined && inside.has(i.parent);
+  for (const block of r.blocks) {
+    for (const inst of block.instructions) {
+      for (const u of inst.uses) {
+        if (u.user.kind === 'instruction' && !inRegion(u.user)) return `a value computed in the loop (${inst.opcode}) is used after it`;
+      }
+      if (inst.opcode === 'call' && !isIntrinsicOrOmp(inst)) return 'the loop calls a function';
+    }
+  }
+  for (const slot of slots) {
+    const users = slot.uses.map((u) => u.user).filter((u): u is Instruction => u.kind === 'instruction');
+    const written = users.some((u) => inRegion(u) && u.opcode === 'store' && u.operands[1] === slot);
+    if (written && users.some((u) => !inRegion(u))) return `the loop writes the scalar slot ${slot.name ?? ''}, which is also used outside it (a value the loop leaves behind)`;
+  }
+  for (const block of r.blocks) {
+    for (const s of successors(block)) if (!inside.has(s) && s !== r.done) return 'the loop has an exit other than its end';
+  }
+  return undefined;
+}
+
+function isIntrinsicOrOmp(inst: Instruction): boolean {
+  const callee = calledValue(inst);
+  return callee?.kind === 'function' && (callee.name.startsWith('llvm.') || callee.name.startsWith('omp_'));
+}
+
+/** Leaves `r` inline on one thread: the team is one thread, and the runtime calls go. */
+function keepInline(r: PendingRegion): void {
+  const dead: Value[] = [r.teamValues.threads, r.teamValues.thread, r.serial];
+  replaceAllUsesWith(r.teamValues.threads, constInt(i64, 1));
+  replaceAllUsesWith(r.teamValues.thread, constInt(i64, 0));
+  eraseDead(dead);
+}
+
+/** Erases the instructions among `values` nothing uses, and then their operands nothing uses. */
+function eraseDead(values: Value[]): void {
+  const work = [...values];
+  while (work.length > 0) {
+    const v = work.pop()!;
+    if (v.kind !== 'instruction' || !v.parent || v.uses.length > 0) continue;
+    const ops = [...v.operands];
+    eraseInstruction(v);
+    work.push(...ops);
+  }
+}
+
+/**
+ * Moves region `r` into a new function `name(i8* %data)`, called from where it was through
+ * GOMP_parallel, or directly when `r.serial` holds. Values from outside the region travel in a
+ * struct at %data; scalar slots the region writes get a slot per thread.
+ */
+function outlineRegion(module: Module, fn: IrFunction, r: PendingRegion, slots: ReadonlySet<Instruction>, name: string, onFork: (b: IrBuilder) => void): void {
+  const inside = regionSet(r);
+  const inRegion = (i: Instruction): boolean => i.parent !== undefined && inside.has(i.parent);
+  const inputs: Value[] = [];
+  const seen = new Set<Value>();
+  const privatized: Instruction[] = [];
+  for (const block of r.blocks) {
+    for (const inst of block.instructions) {
+      for (const op of inst.operands) {
+        const outside = (op.kind === 'instruction' && !inRegion(op)) || op.kind === 'argument';
+        if (!outside || seen.has(op)) continue;
+        seen.add(op);
+        const written = op.kind === 'instruction' && slots.has(op) && op.uses.some((u) => u.user.kind === 'instruction' && inRegion(u.user) && u.user.opcode === 'store' && u.user.operands[1] === op);
+        if (written) privatized.push(op as Instruction);
+        else inputs.push(op);
+      }
+    }
+  }
+  const struct = literalStruct(inputs.map((v) => v.type));
+  const sub = createFunction(module, name, functionType(voidType, [i8p]));
+  sub.prefix = 'internal';
+  sub.suffix = 'nounwind';
+  module.functions.push(sub);
+  module.symbols.set(sub.name, sub);
+  sub.args[0]!.name = 'data';
+
+  // In fn: the struct (in the entry block, as any alloca), filled before the region, then the calls.
+  const pre = r.blocks[0]!;
+  const from = fn.blocks.find((b) => successors(b).includes(r.entry) && !inside.has(b))!;
+  const data = new IrBuilder().positionAtStart(fn.blocks[0]!).alloca(struct, 'par.data');
+  const fb = new IrBuilder().positionBefore(terminator(from)!);
+  inputs.forEach((v, k) => fb.store(v, fb.gep(struct, data, [constInt(i32, 0), constInt(i32, k)])));
+  const raw = fb.bitcast(data, i8p);
+  eraseInstruction(terminator(from)!);
+  const serialCall = createBlock(`${name}.serial`);
+  const parallelCall = createBlock(`${name}.fork`);
+  insertBlock(fn, serialCall, fn.blocks.indexOf(r.done));
+  insertBlock(fn, parallelCall, fn.blocks.indexOf(r.done));
+  fb.positionAtEnd(from).condBr(r.serial, serialCall, parallelCall);
+  fb.positionAtEnd(serialCall).call(sub, [raw]);
+  fb.br(r.done);
+  const gomp = getOrInsertFunction(module, 'GOMP_parallel', functionType(voidType, [pointerTo(functionType(voidType, [i8p])), i8p, i32, i32]));
+  fb.positionAtEnd(parallelCall);
+  onFork(fb);
+  fb.call(gomp, [sub, raw, constInt(i32, 0), constInt(i32, 0)]);
+  fb.br(r.done);
+
+  // In sub: read the inputs, make the private slots, then the region's blocks; its end returns.
+  const entry = insertBlock(sub, createBlock('entry'));
+  const sb = new IrBuilder(entry);
+  const typed = sb.bitcast(sub.args[0]!, pointerTo(struct), 'par.in');
+  const loaded = inputs.map((v, k) => sb.load(v.type, sb.gep(struct, typed, [constInt(i32, 0), constInt(i32, k)]), `${(v as { name?: string }).name ?? 'in'}.par`));
+  const own = privatized.map((slot) => sb.alloca(slot.allocatedType!, `${slot.name ?? 'slot'}.thread`));
+  sb.br(pre);
+  for (const block of r.blocks) {
+    fn.blocks.splice(fn.blocks.indexOf(block), 1);
+    block.parent = undefined;
+    insertBlock(sub, block);
+    for (const inst of block.instructions) inst.metadata = inst.metadata.filter((m) => m.name !== 'dbg');
+  }
+  const isMoved = (u: { user: { kind: string } }): boolean => u.user.kind === 'instruction' && inRegion(u.user as Instruction);
+  inputs.forEach((v, k) => replaceUsesWithIf(v, loaded[k]!, isMoved));
+  privatized.forEach((slot, k) => replaceUsesWithIf(slot, own[k]!, isMoved));
+  const exit = insertBlock(sub, createBlock('exit'));
+  new IrBuilder(exit).ret();
+  for (const block of r.blocks) {
+    const t = terminator(block)!;
+    t.operands.forEach((op, k) => {
+      if (op === r.done) setOperand(t, k, exit);
+    });
+  }
+  // Debug intrinsics name the caller's variables: not in the outlined function.
+  for (const block of r.blocks) {
+    for (const inst of [...block.instructions]) {
+      const callee = inst.opcode === 'call' ? calledValue(inst) : undefined;
+      if (callee?.kind === 'function' && callee.name.startsWith('llvm.dbg.')) eraseInstruction(inst);
+    }
+  }
+}

@@ -1,0 +1,145 @@
+// The parts of a SCoP's run-time check, computed with isl and read back as plain AST
+// expressions over the SCoP's parameters (no isl object outlives `checkParts`).
+//
+//   alias       for two base pointers that may alias, at least one written: the byte ranges
+//               [first element, last element + 1) each accesses over the whole SCoP are
+//               disjoint. The first and last elements are the lexicographic minimum and
+//               maximum of the accessed subscripts; with the inner subscripts within their
+//               sizes (the delinearization / in-bounds assumptions, part of the same check)
+//               they are also the lowest and highest addresses. Or-ed with it where the
+//               arrays' LMADs interleave (polyhedral/lmad.ts): the stride test.
+//   assumption  each of the model's assumptions (no-wrap, unsigned, loop-bound, in-bounds,
+//               delinearization), as isl gives it back with `isl_ast_build_expr_from_set`.
+import { AstBuild, IslError, IslQuotaError, readAstExpr, type AstExprTree, type PwMultiAff } from 'isl-wasm';
+import type { Value } from '../ir';
+import { accessedElements, lmadOf, strideTest, type Lmad, type StrideTest } from './lmad';
+import type { ScopArray, ScopModel } from './model';
+
+export interface AccessRange {
+  readonly array: ScopArray;
+  /** Subscripts (outermost first) of the first and of the last element accessed: AST expressions over the parameters. */
+  readonly first: readonly AstExprTree[];
+  readonly last: readonly AstExprTree[];
+  /** The accessed elements' LMAD (polyhedral/lmad.ts). */
+  readonly lmad: Lmad;
+}
+
+export interface AliasPart {
+  readonly kind: 'alias';
+  readonly a: AccessRange;
+  readonly b: AccessRange;
+  /** Where the ranges may overlap but the elements interleave: the stride test, or-ed with the range test. */
+  readonly stride: StrideTest | undefined;
+}
+
+export interface AssumptionPart {
+  readonly kind: 'assumption';
+  readonly what: string;
+  readonly cond: AstExprTree;
+  readonly c: string;
+}
+
+/**
+ * The i128 products of more than two factors (product parameters, sizes) are exact:
+ * each partial product within ±2^63 (codegen/exact-product.ts). `c` names the
+ * model's product parameters; the value is what the expander guarded.
+ */
+export interface ProductRangePart {
+  readonly kind: 'product-range';
+  readonly c: string;
+}
+
+export type CheckPart = AliasPart | AssumptionPart | ProductRangePart;
+
+export class CheckTooLargeError extends Error {}
+
+/**
+ * Why no alias check can be built, known before any isl work: an array of an alias pair has an
+ * over-approximated access (`{ Stmt[..] -> MemRef_A[o0] }`, every element), so its range has no
+ * bound. The same message `accessRange` gives when isl finds that out, cheaply (issue 21).
+ */
+export function unboundedAliasedArray(model: ScopModel): string | undefined {
+  const aliased = new Set(model.scop.aliasPairs.flatMap((p) => [p.a, p.b]));
+  for (const st of model.statements) {
+    for (const acc of st.accesses) {
+      if (acc.approximation !== undefined && acc.array.kind === 'array' && aliased.has(acc.array.value)) {
+        return `the elements of ${acc.array.name} the SCoP accesses have no bound (over-approximated accesses): no alias check possible`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The range of elements of `array` the SCoP accesses, and its LMAD (undefined: it accesses none). */
+function accessRange(model: ScopModel, array: ScopArray, build: AstBuild): AccessRange | undefined {
+  // [params] -> { MemRef_A[o0, ...] }
+  const touched = accessedElements(model, array);
+  if (!touched) return undefined;
+  const n = touched.tupleDim();
+  let lo: PwMultiAff; // [params] -> MemRef_A[o0, ...] (first element)
+  let hi: PwMultiAff; // [params] -> MemRef_A[o0, ...] (last element)
+  try {
+    lo = touched.lexminPwMultiAff();
+    hi = touched.lexmaxPwMultiAff();
+  } catch (e) {
+    if (e instanceof IslError && !(e instanceof IslQuotaError)) {
+      throw new CheckTooLargeError(`the elements of ${array.name} the SCoP accesses have no bound (over-approximated accesses): no alias check possible`);
+    }
+    throw e;
+  }
+  const first: AstExprTree[] = [];
+  const last: AstExprTree[] = [];
+  for (let k = 0; k < n; k++) {
+    first.push(readAstExpr(build.exprFromPwAff(lo.getAt(k))));
+    last.push(readAstExpr(build.exprFromPwAff(hi.getAt(k))));
+  }
+  return { array, first, last, lmad: lmadOf(array, touched) };
+}
+
+export interface CheckPartsOptions {
+  /** At most this many pairs of arrays are compared; past it the SCoP gets no fast path. */
+  readonly maxAliasPairs: number;
+}
+
+/** Every part of the run-time check of `model` (call inside `ctx.scope` and the quota). */
+export function checkParts(model: ScopModel, options: CheckPartsOptions): CheckPart[] {
+  const build = AstBuild.fromContext(model.context);
+  const parts: CheckPart[] = [];
+  for (const a of model.assumptions) {
+    parts.push({ kind: 'assumption', what: a.kind, cond: readAstExpr(build.exprFromSet(a.set)), c: a.c });
+  }
+  const pairs = model.scop.aliasPairs;
+  if (pairs.length > options.maxAliasPairs) {
+    throw new CheckTooLargeError(`${pairs.length} pairs of arrays may alias, more than the ${options.maxAliasPairs} comparisons allowed (--rtc-max-alias-pairs)`);
+  }
+  const arrayOf = (v: Value) => model.arrays.find((x) => x.kind === 'array' && x.value === v);
+  const ranges = new Map<ScopArray, AccessRange | undefined>();
+  const rangeOf = (x: ScopArray) => {
+    if (!ranges.has(x)) ranges.set(x, accessRange(model, x, build));
+    return ranges.get(x);
+  };
+  for (const p of pairs) {
+    const a = arrayOf(p.a);
+    const b = arrayOf(p.b);
+    if (!a || !b) throw new CheckTooLargeError(`the pair ${p.aName}, ${p.bName} has no array in the model`);
+    const ra = rangeOf(a);
+    const rb = rangeOf(b);
+    if (!ra || !rb) continue; // one of them is never accessed: nothing can overlap
+    parts.push({ kind: 'alias', a: ra, b: rb, stride: strideTest(ra.lmad, rb.lmad) });
+  }
+  parts.push({ kind: 'product-range', c: productRangeC(model) });
+  return parts;
+}
+
+/** `-2^63 <= n1 * n2 && n1 * n2 <= 2^63` for every partial product the check takes with a guard. */
+function productRangeC(model: ScopModel): string {
+  const out: string[] = [];
+  for (const p of model.parameters) {
+    const f = p.factors ?? [];
+    for (let k = 2; k < f.length; k++) {
+      const partial = f.slice(0, k).join(' * ');
+      out.push(`-2^63 <= ${partial} && ${partial} <= 2^63`);
+    }
+  }
+  return out.length > 0 ? out.join(' && ') : '-2^63 <= each partial product of sizes <= 2^63';
+}

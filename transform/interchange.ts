@@ -1,0 +1,214 @@
+// The schedule optimizer's first transformation: loop interchange, for the column walk.
+//
+//   for (i) { pre(i); for (j) S(i, j); post(i); }      S walks a column: A[j][i], x[i]
+//     ==>  for (i) pre(i);  for (j) for (i) S(i, j);  for (i) post(i);
+//
+// A loop M whose statements step through an array by a whole row per iteration (A[j][i]
+// along j) runs one cache line per element; when the loop L around it steps every access
+// by one element or not at all, and L carries no dependence, running L innermost turns the
+// walk into rows and the inner loop into one opt's vectorizer takes (gemver's
+// `x[i] += beta * A[j][i] * y[j]`).
+// The statements of L before and after M go to loops of their own (distribution).
+//
+// Which nests: the loops in L are innermost (M, or -O3's unrolled loop and its remainder
+// loop), and each is worth it: some array access of its statements moves by more than one
+// element per iteration of it (or by a varying amount), and every access moves by zero or
+// one element per iteration of L, one of them by one; L carries no dependence
+// (`dependences.parallelLoops`). Legal when every pair of instances under L touching one
+// location, one of them writing (arrays, scalars and PHI locations: the fast path keeps a
+// scalar in one stack slot), runs in the same order as before, so the results are bit for
+// bit the original order's. Such a pair in different iterations of L would make L carry a
+// dependence, so for arrays the test only confirms what the parallel L says; for scalars it
+// is the test: a scalar written in M's statements (a reduction -O3 keeps in a PHI) is one
+// location for all i, and the interchange is refused until DeLICM has mapped it to an array
+// element.
+//
+// The schedule is the model's 2D+1 schedule rewritten per statement: under an interchanged
+// L = loop at depth d, whose constant sits at t[a] (a = 2d - 2),
+//   in L     S[.., i]     [.., cL, i, p, 0, 0, ..]   ->  [.., cL, p, i, p, 0, 0, ..]
+//   in M     S[.., i, j]  [.., cL, i, m, j, q, ..]   ->  [.., cL, m, j, m, i, q, ..]
+// (one more dimension: the position p of the statement or m of its loop among L's children
+// now comes before the counter); every other statement gets a 0 at the end. Statements under
+// different nests, or one under a nest and one outside, differ at or before t[a] already,
+// so the rewrite keeps their order.
+import { DimType, Set as IslSet, type UnionMap } from 'isl-wasm';
+import type { ScopLoop } from '../analysis/scop-detection-types';
+import { accessConflicts, wrapsAround } from '../polyhedral/dependences';
+import type { ScopAccess, ScopModel, ScopStatementModel } from '../polyhedral/model';
+
+/** One interchanged nest: each of `inners` now runs outside `outer`. */
+export interface InterchangedNest {
+  readonly outer: ScopLoop;
+  /** The loops in `outer`, all innermost (-O3's unrolled loop and its remainder loop are two). */
+  readonly inners: readonly ScopLoop[];
+  /** Every statement under `outer`. */
+  readonly statements: readonly ScopStatementModel[];
+}
+
+/** A nest worth interchanging that cannot be, and why. */
+export interface RefusedInterchange {
+  readonly outer: ScopLoop;
+  readonly inners: readonly ScopLoop[];
+  readonly why: string;
+  /** The order is broken only through scalars or PHI locations (what DeLICM may map away). */
+  readonly byScalars: boolean;
+}
+
+export interface InterchangePlan {
+  readonly nests: readonly InterchangedNest[];
+  readonly refused: readonly RefusedInterchange[];
+  /** [params] -> { Stmt_S[i..] -> [t0, ..., t(2D+1)] }: the new order (defined when `nests` is not empty). */
+  readonly schedule: UnionMap | undefined;
+  /** The new order of each statement under an interchanged nest: `Stmt_S[i0, i1] -> [1, 1, i1, 1, i0, 0]`. */
+  readonly moved: ReadonlyMap<ScopStatementModel, string>;
+}
+
+/** `outer <-> inner, ...`, by the loops' labels (`gemver.c:24 <-> gemver.c:25`). */
+export function nestLabel(model: ScopModel, n: { readonly outer: ScopLoop; readonly inners: readonly ScopLoop[] }): string {
+  return `${model.loopLabels.get(n.outer) ?? '?'} <-> ${n.inners.map((l) => model.loopLabels.get(l) ?? '?').join(', ')}`;
+}
+
+/** How an access's element moves from one iteration of a loop to the next. */
+export type Stride = 'none' | 'invariant' | 'unit' | 'other';
+
+/** The nests of `model` to interchange and the new schedule. isl objects live in the caller's scope. */
+export function planInterchange(model: ScopModel): InterchangePlan {
+  const times = new Map<ScopStatementModel, string[]>();
+  for (const st of model.statements) {
+    const t = timeVector(st);
+    if (!t) return { nests: [], refused: [], schedule: undefined, moved: new Map() };
+    times.set(st, t);
+  }
+  const parallel = new Set(model.dependences.parallelLoops);
+  const nests: InterchangedNest[] = [];
+  const refused: RefusedInterchange[] = [];
+  for (const outer of model.loops) {
+    if (!parallel.has(outer)) continue;
+    const statements = model.statements.filter((s) => s.loops.includes(outer));
+    const inners = model.loops.filter((l) => l.parent === outer);
+    // Loops in L, all innermost: every statement under L is in L or directly in one of them.
+    if (inners.length === 0 || statements.some((s) => s.loops.length > outer.depth + 1)) continue;
+    if (!inners.every((m) => worthIt(model, statements.filter((s) => s.loops.includes(m)), m, outer))) continue;
+    const nest = { outer, inners, statements };
+    const why = brokenOrder(model, statements, unionOf(model, rewrite(model, times, [nest])));
+    if (why) refused.push({ outer, inners, ...why });
+    else nests.push(nest);
+  }
+  const all = rewrite(model, times, nests);
+  const moved = new Map(nests.flatMap((n) => n.statements).map((st) => [st, all.get(st)!] as const));
+  return { nests, refused, schedule: nests.length > 0 ? unionOf(model, all) : undefined, moved };
+}
+
+/** The statement's 2D+1 time vector as its schedule's text gives it (`[0, i0, 1, i1, 0]`), or undefined if it reads otherwise. */
+function timeVector(st: ScopStatementModel): string[] | undefined {
+  const m = /->\s*\[([^\]]*)\]\s*\}\s*$/.exec(st.schedule.toStr());
+  if (!m) return undefined;
+  const t = m[1]!.split(',').map((x) => x.trim());
+  const n = st.loops.length;
+  const wellFormed = t.every((x, k) => (k % 2 === 0 ? /^\d+$/.test(x) : x === (k >> 1 < n ? `i${k >> 1}` : '0')));
+  return wellFormed ? t : undefined;
+}
+
+/** Some access walks across rows along `inner`; along `outer`, every access moves by zero or one element, one by one. */
+function worthIt(model: ScopModel, innerStatements: readonly ScopStatementModel[], inner: ScopLoop, outer: ScopLoop): boolean {
+  let across = false;
+  let unit = false;
+  for (const st of innerStatements) {
+    for (const acc of st.accesses) {
+      if (acc.array.kind !== 'array') continue;
+      const alongInner = stride(model, st, acc, inner.depth - 1);
+      const alongOuter = stride(model, st, acc, outer.depth - 1);
+      if (alongInner === 'other') across = true;
+      if (alongOuter === 'other') return false;
+      if (alongOuter === 'unit') unit = true;
+    }
+  }
+  return across && unit;
+}
+
+/** How the element `acc` touches moves from iteration x to x + 1 of the statement's dimension `dim`. */
+export function stride(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim: number): Stride {
+  // Modulo-2^n subscripts: isl's operations on them are slow beyond its quota (dependences.ts).
+  if (wrapsAround(acc.relation)) return 'other';
+  return model.ctx.scope(() => {
+    const counters = st.loops.map((_, k) => `i${k}`);
+    const next = counters.map((c, k) => (k === dim ? `${c} + 1` : c));
+    // { Stmt_S[i..] -> Stmt_S[i.., i_dim + 1, ..] }
+    const step = model.ctx.map(`{ ${st.name}[${counters.join(', ')}] -> ${st.name}[${next.join(', ')}] }`);
+    // [params] -> { Stmt_S[i..] -> MemRef_A[o..] } over the statement's instances
+    const touches = acc.relation.intersectDomain(st.domain);
+    // [params] -> { MemRef_A[o..] -> MemRef_A[o'..] }: elements of consecutive iterations
+    const pairs = touches.reverse().applyRange(step).applyRange(touches);
+    if (pairs.isEmpty()) return 'none';
+    // [params] -> { MemRef_A[o' - o] }
+    const moves = pairs.deltas();
+    const n = moves.tupleDim();
+    const at = (last: number): IslSet => {
+      let s = IslSet.universe(moves.getSpace());
+      for (let k = 0; k < n; k++) s = s.fixSi(DimType.set, k, k === n - 1 ? last : 0);
+      return s;
+    };
+    if (moves.isSubset(at(0))) return 'invariant';
+    if (n > 0 && (moves.isSubset(at(1)) || moves.isSubset(at(-1)))) return 'unit';
+    return 'other';
+  });
+}
+
+/** Each statement's time with `nests` interchanged (see the head of this file): `Stmt_S[i0, i1] -> [..]`. */
+function rewrite(model: ScopModel, times: ReadonlyMap<ScopStatementModel, string[]>, nests: readonly InterchangedNest[]): Map<ScopStatementModel, string> {
+  const nestOf = new Map<ScopStatementModel, InterchangedNest>();
+  for (const n of nests) for (const s of n.statements) nestOf.set(s, n);
+  const width = 2 * model.depth + 2;
+  const out = new Map<ScopStatementModel, string>();
+  for (const st of model.statements) {
+    const t = times.get(st)!;
+    const nest = nestOf.get(st);
+    let u = t;
+    if (nest) {
+      const a = 2 * nest.outer.depth - 2;
+      const head = t.slice(0, a + 1);
+      const position = t[a + 2]!;
+      if (st.loops.length > nest.outer.depth) u = [...head, position, t[a + 3]!, position, t[a + 1]!, ...t.slice(a + 4)];
+      else u = [...head, position, t[a + 1]!, ...t.slice(a + 2)];
+    }
+    while (u.length < width) u = [...u, '0'];
+    out.set(st, `${st.name}[${st.loops.map((_, k) => `i${k}`).join(', ')}] -> [${u.join(', ')}]`);
+  }
+  return out;
+}
+
+/** { Stmt_S[..] -> [..]; ... } of every statement's time. */
+function unionOf(model: ScopModel, times: ReadonlyMap<ScopStatementModel, string>): UnionMap {
+  return model.ctx.unionMap(`{ ${[...times.values()].join('; ')} }`);
+}
+
+/**
+ * Why `schedule` runs two instances of `statements` touching one location, one writing it,
+ * in the other order than the model's schedule, or undefined when it does not.
+ */
+function brokenOrder(model: ScopModel, statements: readonly ScopStatementModel[], schedule: UnionMap): { why: string; byScalars: boolean } | undefined {
+  return model.ctx.scope(() => {
+    const broken = (scalars: boolean): boolean => {
+      // [params] -> { S[..] -> T[..] : S writes a location T touches }, both ways
+      const touching = accessConflicts(statements, model.schedule, scalars);
+      const pairs = touching.union(touching.reverse());
+      const before = (sched: UnionMap, width: number): UnionMap => sched.applyRange(lexLess(model, width)).applyRange(sched.reverse());
+      const original = pairs.intersect(before(model.schedule, 2 * model.depth + 1));
+      return !original.isSubset(before(schedule, 2 * model.depth + 2));
+    };
+    if (broken(false)) return { why: 'it would reorder accesses to an array element', byScalars: false };
+    if (broken(true)) {
+      const names = [...new Set(statements.flatMap((s) => s.accesses.filter((a) => a.array.kind !== 'array' && a.kind === 'write').map((a) => a.array.tupleName)))];
+      return { why: `it would reorder the writes and reads of ${names.join(', ')}, one location for every iteration`, byScalars: true };
+    }
+    return undefined;
+  });
+}
+
+/** { [t0, ..] -> [u0, ..] : t precedes u lexicographically }, for `width` dimensions. */
+function lexLess(model: ScopModel, width: number): UnionMap {
+  const t = Array.from({ length: width }, (_, k) => `t${k}`);
+  const u = Array.from({ length: width }, (_, k) => `u${k}`);
+  const cases = t.map((_, k) => [...t.slice(0, k).map((x, j) => `${x} = ${u[j]}`), `${t[k]} < ${u[k]}`].join(' and '));
+  return model.ctx.unionMap(`{ [${t.join(', ')}] -> [${u.join(', ')}] : ${cases.map((c) => `(${c})`).join(' or ')} }`);
+}
