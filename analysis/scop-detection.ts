@@ -229,6 +229,11 @@ class Detector {
         for (const i of b.instructions) this.checkInstruction(r, i, issues);
         continue;
       }
+      if (t.opcode === 'invoke' && this.errors.blocks.has(successors(b)[1]!)) {
+        // Unwinding into an error block: the call itself is the issue (checkInstruction), not the CFG.
+        for (const i of b.instructions) this.checkInstruction(r, i, issues);
+        continue;
+      }
       if (t.opcode !== 'br') {
         issues.push({ cause: 'complex-cfg', detail: `${t.opcode} in ${this.se.nameOf(b)}`, at: t });
         continue;
@@ -371,7 +376,13 @@ class Detector {
         if (!this.isPure(i) && !isMathCall(i, this.module)) issues.push({ cause: 'function-call', detail: `call to @${callee.name}`, at: i });
         return;
       }
-      case 'invoke': case 'callbr':
+      case 'invoke': {
+        // A call that may throw: the fast path could not keep where the exception leaves.
+        const callee = calledFunction(i);
+        issues.push({ cause: 'function-call', detail: callee ? `invoke of @${callee.name} (may throw)` : 'invoke in the region', at: i });
+        return;
+      }
+      case 'callbr':
         issues.push({ cause: 'function-call', detail: `${i.opcode} in the region`, at: i });
         return;
       case 'alloca':

@@ -125,7 +125,8 @@ function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): strin
   if (!scop.exit) return 'the SCoP runs to the function\'s return';
   const outside = predecessors(scop.entry).filter((p) => !region.has(p));
   if (outside.length === 0) return 'its entry has no predecessor outside it';
-  if (outside.some((p) => terminator(p)?.opcode !== 'br')) return 'a predecessor of its entry does not end in a branch';
+  // An invoke (C++: `new` before the loop) reaches the entry as its normal destination: a funnel block takes the edge.
+  if (outside.some((p) => terminator(p)?.opcode !== 'br' && terminator(p)?.opcode !== 'invoke')) return 'a predecessor of its entry does not end in a branch';
   for (const a of model.arrays) {
     if (a.kind === 'phi') {
       const phi = a.value as Instruction;
@@ -401,12 +402,13 @@ function liveOutsOrRefuse(model: ScopModel, region: ReadonlySet<BasicBlock>, se:
 }
 
 /**
- * The one predecessor of `entry` outside the region; when there are several, a new block
- * they all branch to, holding PHIs for the values `entry`'s PHIs took from them.
+ * The one predecessor of `entry` outside the region; when there are several, or one ending in an
+ * invoke, a new block they all branch to, holding PHIs for the values `entry`'s PHIs took from them.
  */
 function singleOutsidePredecessor(entry: BasicBlock, region: ReadonlySet<BasicBlock>): BasicBlock {
   const outside = [...new Set(predecessors(entry).filter((p) => !region.has(p)))];
-  if (outside.length === 1) return outside[0]!;
+  // Instructions are hoisted before the predecessor's terminator: not before an invoke, whose value is defined only past it.
+  if (outside.length === 1 && terminator(outside[0]!)?.opcode === 'br') return outside[0]!;
   const fn = entry.parent!;
   const funnel = insertBlock(fn, createBlock(`${entry.name ?? 'scop'}.tsopt.entry`), fn.blocks.indexOf(entry));
   const b = new IrBuilder(funnel);
