@@ -50,6 +50,8 @@ import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedChec
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
+import { scheduleDecision, scheduleOptions, scheduleReport, scheduleSettingsFrom, type ScheduleSettings } from './schedule';
+import { markedParallelLoops } from '../transform/schedule-optimizer';
 
 export const rtcStatsOption: PassOption = {
   name: 'rtc-stats',
@@ -97,6 +99,8 @@ export interface VersionedScop {
   readonly interchangeRefused: readonly string[];
   /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
   readonly rerolledLoops: number;
+  /** The schedule optimizer's report field (passes/schedule.ts), absent with --schedule=false. */
+  readonly schedule: Record<string, unknown> | undefined;
 }
 
 class NotVersioned extends Error {}
@@ -163,6 +167,8 @@ interface VersioningOptions {
   /** --rtc-check-functions: each check in a function of its own (runtime-checks/outline.ts). */
   readonly checkFunctions: boolean;
   readonly interchange: boolean;
+  /** The schedule optimizer's settings; undefined with --schedule=false. */
+  readonly schedule: ScheduleSettings | undefined;
 }
 
 function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSource, se: ScalarEvolution, index: number, o: VersioningOptions, ctx: PassContext): VersionedScop {
@@ -183,6 +189,9 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     interchange?.schedule?.dispose();
     throw new NotVersioned(model.budget.reason());
   }
+  // isl's scheduler, tiling (transform/schedule-optimizer.ts): a tree kept until the AST is built.
+  const decision = o.schedule ? scheduleDecision(model, interchange, o.schedule) : undefined;
+  let scheduleNotUsed: string | undefined;
   try {
     [parts, ast, mapped, rolled] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
@@ -197,7 +206,10 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
         for (const r of rerolls) domains = domains.subtract(r.unrolled.domain.toUnionSet()).subtract(r.remainder.domain.toUnionSet()).union(r.domain.toUnionSet());
         // { Stmt_S[i...] -> [t0, ...] } restricted to the domains: the original order, or the interchanged one.
         const schedule = (interchange?.schedule ?? model.schedule).intersectDomain(domains);
-        const tree = readAstNode(AstBuild.fromContext(model.context).nodeFromScheduleMap(schedule));
+        // The optimizer's tree names the model's statements: not taken where loops are rolled.
+        if (decision?.schedule && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
+        const build = AstBuild.fromContext(model.context);
+        const tree = readAstNode(decision?.schedule && rerolls.length === 0 ? build.nodeFromSchedule(decision.schedule) : build.nodeFromScheduleMap(schedule));
         return [p, tree, plans, rerolls] as const;
       }),
     );
@@ -210,7 +222,9 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     throw e;
   } finally {
     interchange?.schedule?.dispose();
+    decision?.schedule?.dispose();
   }
+  const scheduled = decision?.schedule !== undefined && scheduleNotUsed === undefined;
 
   const before = instructionCount(fn);
   const entry = model.scop.entry;
@@ -277,7 +291,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
-    const parallel = parallelAstLoops(ast, model, rolled, interchange);
+    const parallel = scheduled ? markedParallelLoops(ast) : parallelAstLoops(ast, model, rolled, interchange);
     const rolledByName = new Map(rolled.map((r) => [r.statement.name, r] as const));
     const groups = new Map<AstNodeTree, string>();
     for (const n of parallel) groups.set(n, md.accessGroup());
@@ -345,6 +359,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
       parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length,
       interchanged: (interchange?.nests ?? []).map((n) => nestLabel(model, n)),
       interchangeRefused: (interchange?.refused ?? []).map((r) => `${nestLabel(model, r)}: ${r.why}`),
+      schedule: decision ? scheduleReport(decision, scheduled, scheduleNotUsed) : undefined,
     };
   } catch (e) {
     undo([...made, ...generated]);
@@ -495,7 +510,7 @@ function undo(blocks: readonly BasicBlock[]): void {
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
-  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption],
+  options: [maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption, ...scheduleOptions],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
     const wantStats = booleanOption(ctx, rtcStatsOption, false);
@@ -506,6 +521,7 @@ export const versioningPass: ModulePass = {
       reroll: booleanOption(ctx, rerollOption, true),
       checkFunctions: booleanOption(ctx, rtcCheckFunctionsOption, false),
       interchange: booleanOption(ctx, interchangeOption, true),
+      schedule: scheduleSettingsFrom(ctx, module),
     };
     let index = 0;
     let changed = false;
@@ -534,7 +550,7 @@ export const versioningPass: ModulePass = {
             pass: 'versioning', function: fn.name, location: model.location,
             fields: {
               versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops,
-              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), fastPathFrom: source.from, ...islSpending(model),
+              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: v.schedule } : {}), fastPathFrom: source.from, ...islSpending(model),
             },
           });
           ctx.remarks.push({
