@@ -38,7 +38,7 @@ export const l2CacheOption: PassOption = {
 };
 export const scheduleMaxOperationsOption: PassOption = {
   name: 'schedule-max-operations',
-  description: 'isl operations allowed per SCoP for the scheduler, a step (`schedule`) of --scop-max-operations; past it the SCoP keeps its order and the report says so (default 3000000, 0 = no limit)',
+  description: 'isl operations allowed per SCoP for the scheduler, a step (`schedule`) of --scop-max-operations; never more than half of what the SCoP\'s budget has left; past it the SCoP keeps its order and the report says so (default 1000000, 0 = no limit of its own)',
 };
 
 export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption];
@@ -63,7 +63,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     tileSizes: sizes,
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },
     vectorBytes: vectorBytesOf(module as never),
-    maxOperations: nonNegativeIntegerOption(ctx, scheduleMaxOperationsOption, 3_000_000),
+    maxOperations: nonNegativeIntegerOption(ctx, scheduleMaxOperationsOption, 1_000_000),
   };
 }
 
@@ -78,8 +78,11 @@ export function innermostDim(interchange: Pick<InterchangePlan, 'nests'> | undef
 /** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */
 export function scheduleDecision(model: ScopModel, interchange: InterchangePlan | undefined, s: ScheduleSettings): ScheduleDecision {
   if (model.budget.exhaustedBy) return { schedule: undefined, why: `the original order is kept: ${model.budget.reason()}`, tiled: [], fused: false, skewed: false, tree: '' };
-  const base = interchange?.schedule ?? model.schedule;
-  return optimizeOrKeep(model, () => model.budget.run(model.ctx, 'schedule', s.maxOperations, () => optimizeSchedule(model, base, innermostDim(interchange), s)));
+  // Optional, like DeLICM: at most half of what the budget has left, so the check and the AST still fit.
+  const left = model.budget.remaining;
+  const share = left === Infinity ? 0 : Math.max(1, Math.floor(left / 2));
+  const limit = s.maxOperations === 0 ? share : share === 0 ? s.maxOperations : Math.min(s.maxOperations, share);
+  return optimizeOrKeep(model, () => model.budget.run(model.ctx, 'schedule', limit, () => optimizeSchedule(model, innermostDim(interchange), s)));
 }
 
 /** The report's `schedule` field. */

@@ -206,7 +206,7 @@ function brokenOrder(model: ScopModel, statements: readonly ScopStatementModel[]
 }
 
 /** { [t0, ..] -> [u0, ..] : t precedes u lexicographically }, for `width` dimensions. */
-export function lexLess(model: ScopModel, width: number): UnionMap {
+function lexLess(model: ScopModel, width: number): UnionMap {
   const t = Array.from({ length: width }, (_, k) => `t${k}`);
   const u = Array.from({ length: width }, (_, k) => `u${k}`);
   const cases = t.map((_, k) => [...t.slice(0, k).map((x, j) => `${x} = ${u[j]}`), `${t[k]} < ${u[k]}`].join(' and '));

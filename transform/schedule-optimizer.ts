@@ -1,17 +1,17 @@
 // The schedule optimizer: a new schedule tree per SCoP from isl's scheduler, its permutable
 // bands reordered so the innermost loop walks rows, and tiled (transform/tile-sizes.ts).
 //
-//   ordered conflicts ──► isl_schedule_constraints_compute_schedule ──► bands: members permuted,
+//   RAW/WAR/WAW       ──► isl_schedule_constraints_compute_schedule ──► bands: members permuted,
 //     (validity, proximity,          (min fusion, band depth maximized)      tiled, one mark per
 //      coincidence)                                                          member: parallel or not
 //
-// Constraints: every pair of instances touching one location, one writing it, in the order the
-// base schedule (the model's, or the interchange's) runs them — arrays, and scalars, which the
-// fast path keeps in one stack slot each. That is every RAW, WAR and WAW pair, not only the
-// nearest (isl's dataflow would give fewer, at seconds on -O3's unrolled nests), so any schedule
-// isl finds keeps each location's accesses, reductions included, in their order: results bit for
-// bit those of the original order. Permuting the members of a permutable band and tiling it keep
-// every such pair's order too.
+// Constraints: isl's dataflow on the model (polyhedral/dependences.ts), RAW, WAR and WAW of
+// arrays and of scalars, which the fast path keeps in one stack slot each. Every pair of
+// instances touching one location, one writing it, is ordered through a chain of these, so any
+// schedule isl finds keeps each location's accesses, reductions included, in their order:
+// results bit for bit those of the original order. (Every such pair itself, not only the
+// nearest, made the scheduler run out of its quota on lu and jacobi-2d.) Permuting the members
+// of a permutable band and tiling it keep every pair's order too.
 //
 // A member isl marks coincident has distance zero on every pair its outer bands do not order:
 // its loops carry nothing (also inside a tile); they are marked `tsopt_parallel`, every other loop
@@ -21,9 +21,8 @@
 // innermost loop would walk more accesses across rows than in the base order, when a statement
 // whose innermost loop carried nothing would get one that may, when isl skewed a band (no time
 // tiling yet), and when the new schedule tiles nothing and walks no fewer rows.
-import { AstLoopType, type AstNodeTree, DimType, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
-import { accessConflicts } from '../polyhedral/dependences';
-import { lexLess, stride } from '../polyhedral/interchange';
+import { AstLoopType, type AstNodeTree, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
+import { stride } from '../polyhedral/interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { tileSizes, type CacheSizes } from './tile-sizes';
 
@@ -86,21 +85,21 @@ class NotScheduled extends Error {}
 
 /**
  * A new schedule for `model` (see the head of this file), or the reason `base` stays.
- * `baseInnermost(st)` is the dimension of `st` that runs innermost in `base`.
+ * `baseInnermost(st)` is the dimension of `st` that runs innermost in the original (or interchanged) order.
  * Runs in a scope of its own; isl errors (the quota) pass through.
  */
-export function optimizeSchedule(model: ScopModel, base: UnionMap, baseInnermost: (st: ScopStatementModel) => number, o: ScheduleOptions): ScheduleDecision {
+export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopStatementModel) => number, o: ScheduleOptions): ScheduleDecision {
   const ctx = model.ctx;
   return ctx.scope(() => {
     const domains = model.domains;
-    // [params] -> { S[..] -> T[..] : S and T touch one location, one writes it, S runs first in `base` }
-    const ordered = orderedConflicts(model, base);
+    // [params] -> { S[..] -> T[..] }: RAW, WAR, WAW of arrays and scalars
+    const ordered = orderedDependences(model);
     const constraints = ScheduleConstraints.onDomain(domains).setContext(model.assumedContext).setValidity(ordered).setProximity(ordered).setCoincidence(ordered);
     const saved = ctx.getOptions();
     let computed: Schedule;
     try {
       // Polly's defaults: minimal fusion (each strongly connected component on its own), deepest bands.
-      ctx.setOptions({ scheduleSerializeSccs: true, scheduleMaximizeBandDepth: true, scheduleOuterCoincidence: false, scheduleMaxCoefficient: 20, scheduleMaxConstantTerm: 20 });
+      ctx.setOptions({ scheduleSerializeSccs: true, scheduleMaximizeBandDepth: true, scheduleOuterCoincidence: false, scheduleMaxCoefficient: 1, scheduleMaxConstantTerm: 20 });
       computed = constraints.computeSchedule();
     } finally {
       ctx.setOptions({
@@ -188,15 +187,18 @@ export function optimizeOrKeep(model: ScopModel, run: () => ScheduleDecision): S
   }
 }
 
-/** [params] -> { S[..] -> T[..] : S and T touch one location, one of them writing it, and `base` runs S first }, where the model is exact. */
-function orderedConflicts(model: ScopModel, base: UnionMap): UnionMap {
-  // [params] -> { S[..] -> T[..] : S writes a location T touches }, arrays and scalars
-  const touching = accessConflicts(model.statements, model.schedule, false).union(accessConflicts(model.statements, model.schedule, true));
-  const pairs = touching.union(touching.reverse()).intersectDomain(model.domains).intersectRange(model.domains);
-  const width = base.getMapList().toArray()[0]?.dim(DimType.out) ?? 0;
-  // [params] -> { S[..] -> T[..] : base(S) lexicographically before base(T) }
-  const before = base.applyRange(lexLess(model, width)).applyRange(base.reverse());
-  return pairs.intersect(before).intersectParams(model.assumedContext).coalesce();
+/**
+ * [params] -> { S[..] -> T[..] }: isl's dataflow, RAW, WAR and WAW of arrays and scalars, in the
+ * model's order, where the model is exact. Every pair of instances touching one location, one
+ * writing it, is ordered through a chain of these (a write, the writes after it, the reads of
+ * each), so a schedule that respects them keeps every such pair's order; a legal interchange
+ * keeps every such pair's order too, so they are also the interchanged order's.
+ */
+function orderedDependences(model: ScopModel): UnionMap {
+  const d = model.dependences;
+  let all = d.raw.array.union(d.raw.scalar);
+  for (const pair of [d.war, d.waw]) all = all.union(pair.array).union(pair.scalar);
+  return all.intersectDomain(model.domains).intersectRange(model.domains).intersectParams(model.assumedContext).coalesce();
 }
 
 /** The schedule tree below a domain node as plain data; NotScheduled for nodes isl's scheduler does not make. */
@@ -264,8 +266,9 @@ function acrossRows(model: ScopModel, st: ScopStatementModel, along: Along): num
 }
 
 /**
- * Moves innermost the member of a permutable band along which the fewest accesses walk across
- * rows (then: a coincident one, one with more stride-1 accesses), keeping the others' order.
+ * Moves innermost a coincident member of a permutable band (opt vectorizes only loops that carry
+ * nothing: no reassociation of a reduction), of those the one along which the fewest accesses
+ * walk across rows, then the one with more stride-1 accesses, keeping the others' order.
  * Any order of a permutable band's members respects the dependences it was computed for.
  */
 function permute(model: ScopModel, p: Extract<Plan, { kind: 'band' }>, statements: readonly ScopStatementModel[], along: Map<ScopStatementModel, Along[]>): void {
@@ -278,7 +281,7 @@ function permute(model: ScopModel, p: Extract<Plan, { kind: 'band' }>, statement
       across += acrossRows(model, st, a);
       if (typeof a === 'number') unit += st.accesses.filter((x) => x.array.kind === 'array' && stride(model, st, x, a) === 'unit').length;
     }
-    return [across, p.coincident[m] ? 0 : 1, -unit];
+    return [p.coincident[m] ? 0 : 1, across, -unit];
   };
   const scores = Array.from({ length: n }, (_, m) => score(m));
   let best = n - 1;
@@ -331,13 +334,13 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
         node = splitMarked(node, p.coincident.map(() => false));
         const jam = o.registerTile ? jammed(model, statements, p.mupa) : [];
         if (jam.some((j) => j)) {
-          // Register tiling: the jammed members strip-mined by `jamFactor` again, the strips unrolled inside the innermost loop.
-          node = node.bandTile(ctx.multiVal(node.bandGetSpace(), jam.map((j) => (j ? jamFactor : 1))));
-          // Separated: the strips' loops split where the unrolled copies all run, so those copies need no guards.
-          for (let k = 0; k < n; k++) if (jam[k]) node = node.bandMemberSetAstLoopType(k, AstLoopType.separate);
+          // Register tiling: the jammed members strip-mined by `jamFactor` again; the strips of
+          // the iterations where all their copies run (isolated) are unrolled inside the innermost loop.
+          const factors = jam.map((j) => (j ? jamFactor : 1));
+          node = node.bandTile(ctx.multiVal(node.bandGetSpace(), factors));
           node = splitMarked(node, p.coincident);
-          for (let k = 0; k < n; k++) node = node.bandMemberSetAstLoopType(k, AstLoopType.unroll);
-          tiled[tiled.length - 1] = { ...tiled[tiled.length - 1]!, jammed: jam.map((j) => (j ? jamFactor : 1)) };
+          node = node.bandSetAstBuildOptions(isolateFullStrips(model, node, factors));
+          tiled[tiled.length - 1] = { ...tiled[tiled.length - 1]!, jammed: factors };
           return grow(node.child(0), p.child);
         }
       }
@@ -371,6 +374,37 @@ function reused(model: ScopModel, statements: readonly ScopStatementModel[], mup
     const along = memberMoves(model, st, mupa);
     return along.some((a) => typeof a === 'number' && st.accesses.some((acc) => acc.array.kind === 'array' && acc.array.shape.length >= 2 && stride(model, st, acc, a) === 'invariant'));
   });
+}
+
+/**
+ * The AST options of a register strip band (`strip`, members of `factors` iterations): its
+ * iterations whose prefix runs every copy of the strip are isolated and unrolled, so the copies
+ * need no guard (a guard per copy inside the innermost loop leaves opt nothing to vectorize);
+ * the others run as loops.
+ */
+function isolateFullStrips(model: ScopModel, strip: ScheduleNode, factors: readonly number[]): UnionSet {
+  const ctx = model.ctx;
+  // { S[..] -> [prefix] }: the loops around the strip, over the statements' instances
+  const prefix = strip.getPrefixScheduleUnionMap().intersectDomain(model.domains);
+  // { S[..] -> [o0, ..] }: each instance's place in its strip
+  const place = strip.bandGetPartialScheduleUnionMap();
+  const xs = factors.map((_, k) => `x${k}`);
+  // [params] -> { [prefix] : the strip at prefix runs every combination of offsets }
+  let full: UnionSet | undefined;
+  const offsets = (k: number, chosen: number[]): void => {
+    if (k === factors.length) {
+      const at = ctx.unionSet(`{ [${xs.join(', ')}] : ${chosen.map((o, j) => `x${j} = ${o}`).join(' and ')} }`);
+      const prefixes = prefix.intersectDomain(place.intersectRange(at).domain()).range();
+      full = full ? full.intersect(prefixes) : prefixes;
+      return;
+    }
+    for (let o = 0; o < factors[k]!; o++) offsets(k + 1, [...chosen, o]);
+  };
+  offsets(0, []);
+  // { isolate[[prefix] -> [strip]] : prefix in full }
+  const isolate = UnionMap.fromDomainAndRange(full!, IslSet.universe(strip.bandGetSpace()).toUnionSet()).wrap().asSet().setTupleName('isolate').toUnionSet();
+  const unroll = ctx.unionSet(`{ ${factors.map((_, k) => `[isolate[] -> unroll[${k}]]`).join('; ')} }`);
+  return isolate.union(unroll);
 }
 
 /** How many iterations of a jammed member run unrolled in one iteration of the innermost loop. */
