@@ -363,7 +363,7 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
 }
 
 /**
- * Some access of the band's statements to a matrix (an array of two dimensions or more) touches
+ * Some access of the band's statements to a matrix (it moves along two loops or more) touches
  * one element for every value of a band member (it does not move along it): a tile reuses it
  * from the cache. Without such an access tiling only cuts the rows the hardware prefetcher
  * streams (an initialization, a copy), and a vector reused along a loop stays in the cache
@@ -372,8 +372,13 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
 function reused(model: ScopModel, statements: readonly ScopStatementModel[], mupa: MultiUnionPwAff): boolean {
   return statements.some((st) => {
     const along = memberMoves(model, st, mupa);
-    return along.some((a) => typeof a === 'number' && st.accesses.some((acc) => acc.array.kind === 'array' && acc.array.shape.length >= 2 && stride(model, st, acc, a) === 'invariant'));
+    return along.some((a) => typeof a === 'number' && st.accesses.some((acc) => acc.array.kind === 'array' && stride(model, st, acc, a) === 'invariant' && walksMatrix(model, st, acc)));
   });
+}
+
+/** The access moves along two loops of its statement or more: a matrix, also when -O3 flattened it (`A[1200 i + j]` with constant sizes). */
+function walksMatrix(model: ScopModel, st: ScopStatementModel, acc: ScopStatementModel['accesses'][number]): boolean {
+  return acc.array.shape.length >= 2 || st.loops.filter((_, d) => !['invariant', 'none'].includes(stride(model, st, acc, d))).length >= 2;
 }
 
 /**
