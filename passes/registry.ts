@@ -4,12 +4,13 @@ import { analysisPasses } from './analysis-printers';
 import { delicmPasses } from './delicm';
 import { delinearizationPasses } from './delinearize';
 import { printInterchangePass } from './interchange';
+import { printSchedulePass } from './schedule';
 import type { ModulePass } from './pass';
 import { scopPasses } from './scop-passes';
 import { verifyPass } from './verify';
 import { versioningPass } from './versioning';
 
-const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, printInterchangePass, versioningPass];
+const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, printInterchangePass, printSchedulePass, versioningPass];
 
 function byName(passes: readonly ModulePass[]): ReadonlyMap<string, ModulePass> {
   const map = new Map<string, ModulePass>();

@@ -54,6 +54,8 @@ import type { FunctionScopModels } from '../polyhedral/model';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 import { moduleBudgetOptions } from './module-budget-options';
+import { scheduleDecision, scheduleOptions, scheduleReport, scheduleSettingsFrom, type ScheduleSettings } from './schedule';
+import { markedParallelLoops } from '../transform/schedule-optimizer';
 
 export const rtcStatsOption: PassOption = {
   name: 'rtc-stats',
@@ -111,6 +113,8 @@ export interface VersionedScop {
   readonly rerolledLoops: number;
   /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
   readonly ompLoops: readonly { readonly loop: string; readonly why?: string }[];
+  /** The schedule optimizer's report field (passes/schedule.ts), absent with --schedule=false. */
+  readonly schedule: Record<string, unknown> | undefined;
 }
 
 class NotVersioned extends Error {}
@@ -174,6 +178,8 @@ interface VersioningOptions {
   /** --parallel: outermost parallel loops on OpenMP's threads (codegen/parallel-loop.ts), with the work per thread below which they run serially. */
   readonly parallel: boolean;
   readonly parallelMinWork: number;
+  /** The schedule optimizer's settings; undefined with --schedule=false. */
+  readonly schedule: ScheduleSettings | undefined;
 }
 
 /** `location`: the SCoP's location in the input (the model's, unless it was rebuilt on changed IR). */
@@ -196,6 +202,9 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
   // quota of its own (isl failing there keeps the original order).
   const interchange = o.interchange && !model.budget.exhaustedBy ? interchangePlansFor(ctx, model, o.maxOperations).planFor(model) : undefined;
   if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
+  // isl's scheduler, tiling (transform/schedule-optimizer.ts): a tree kept until the AST is built.
+  const decision = o.schedule ? scheduleDecision(model, interchange, o.schedule) : undefined;
+  let scheduleNotUsed: string | undefined;
   try {
     [parts, ast, mapped, rolled, extents] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
@@ -210,7 +219,10 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
         for (const r of rerolls) domains = domains.subtract(r.unrolled.domain.toUnionSet()).subtract(r.remainder.domain.toUnionSet()).union(r.domain.toUnionSet());
         // { Stmt_S[i...] -> [t0, ...] } restricted to the domains: the original order, or the interchanged one.
         const schedule = (interchange?.schedule ?? model.schedule).intersectDomain(domains);
-        const tree = readAstNode(AstBuild.fromContext(model.context).nodeFromScheduleMap(schedule));
+        // The optimizer's tree names the model's statements: not taken where loops are rolled.
+        if (decision?.schedule && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
+        const build = AstBuild.fromContext(model.context);
+        const tree = readAstNode(decision?.schedule && rerolls.length === 0 ? build.nodeFromSchedule(decision.schedule) : build.nodeFromScheduleMap(schedule));
         return [p, tree, plans, rerolls, o.parallel ? domainExtents(model) : new Map<string, AstExprTree[]>()] as const;
       }),
     );
@@ -221,7 +233,10 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
     if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
     throw e;
+  } finally {
+    decision?.schedule?.dispose();
   }
+  const scheduled = decision?.schedule !== undefined && scheduleNotUsed === undefined;
 
   const before = instructionCount(fn);
   const entry = model.scop.entry;
@@ -288,7 +303,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
-    const parallel = parallelAstLoops(ast, model, rolled, interchange);
+    const parallel = scheduled ? markedParallelLoops(ast) : parallelAstLoops(ast, model, rolled, interchange);
     const rolledByName = new Map(rolled.map((r) => [r.statement.name, r] as const));
     const groups = new Map<AstNodeTree, string>();
     for (const n of parallel) groups.set(n, md.accessGroup());
@@ -367,6 +382,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
       parts: all.map(reportedPart), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length, ompLoops: omp,
       interchanged: (interchange?.nests ?? []).map((n) => nestLabel(model, n)),
       interchangeRefused: (interchange?.refused ?? []).map((r) => `${nestLabel(model, r)}: ${r.why}`),
+      schedule: decision ? scheduleReport(decision, scheduled, scheduleNotUsed) : undefined,
     };
   } catch (e) {
     undo([...made, ...generated]);
@@ -553,7 +569,7 @@ export const versioningPass: ModulePass = {
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
     maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
-    parallelOption, parallelMinWorkOption, ...moduleBudgetOptions,
+    parallelOption, parallelMinWorkOption, ...moduleBudgetOptions, ...scheduleOptions,
   ],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
@@ -567,6 +583,7 @@ export const versioningPass: ModulePass = {
       interchange: booleanOption(ctx, interchangeOption, true),
       parallel: booleanOption(ctx, parallelOption, false),
       parallelMinWork: nonNegativeIntegerOption(ctx, parallelMinWorkOption, 100_000),
+      schedule: scheduleSettingsFrom(ctx, module),
     };
     let index = 0;
     let changed = false;
@@ -604,7 +621,7 @@ export const versioningPass: ModulePass = {
             pass: 'versioning', function: fn.name, location,
             fields: {
               versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`) } : {}),
-              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), fastPathFrom: source.from, ...islSpending(model),
+              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: v.schedule } : {}), fastPathFrom: source.from, ...islSpending(model),
             },
           });
           ctx.remarks.push({

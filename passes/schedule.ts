@@ -1,0 +1,126 @@
+// The schedule optimizer's options, its run under the SCoP's budget (step `schedule`), and
+// `print<schedule>`: per SCoP, the schedule tree isl's scheduler gives after the optimizer
+// permuted and tiled its bands, the tile sizes and why, and whether versioning takes it
+// (transform/schedule-optimizer.ts). The printer writes to stderr and changes nothing.
+import { TsoptError } from '../ir/errors';
+import type { InterchangePlan } from '../transform/interchange';
+import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { optimizeOrKeep, optimizeSchedule, type ScheduleDecision, type ScheduleOptions } from '../transform/schedule-optimizer';
+import { machineCaches, vectorBytesOf } from '../transform/tile-sizes';
+import type { ModulePass, PassContext, PassOption } from './pass';
+import { booleanOption, nonNegativeIntegerOption } from './pass';
+import { maxOperationsOption, printerPass, scopMaxOperationsOption } from './scop-passes';
+import { interchangePlansFor } from './scop-sources';
+
+export const scheduleOption: PassOption = {
+  name: 'schedule',
+  description: 'compute each SCoP\'s fast-path schedule with isl\'s scheduler on its dependences, kept only where the cost model says it is better (default true; --schedule=false keeps the original or interchanged order)',
+};
+export const tileOption: PassOption = {
+  name: 'tile',
+  description: 'tile every permutable band of two members or more of the new schedule (default true)',
+};
+export const tileSizesOption: PassOption = {
+  name: 'tile-sizes',
+  description: 'tile sizes, outermost member first, comma-separated; the last one for the members past the list (default: from the caches, the element types, the arrays of the band and the SIMD width)',
+};
+export const registerTileOption: PassOption = {
+  name: 'register-tile',
+  description: 'in each tiled band, unroll by 4 and jam into the innermost loop the (at most two) members along which an access stays on one element, so registers keep it (default false: isl guards each unrolled copy inside the innermost loop, which opt then does not vectorize: gemm 4x slower)',
+};
+export const l1CacheOption: PassOption = {
+  name: 'l1-cache-size',
+  description: 'L1 data cache bytes the tile sizes assume (default: /sys/devices/system/cpu/cpu0/cache)',
+};
+export const l2CacheOption: PassOption = {
+  name: 'l2-cache-size',
+  description: 'L2 cache bytes the tile sizes assume (default: /sys/devices/system/cpu/cpu0/cache)',
+};
+export const scheduleMaxOperationsOption: PassOption = {
+  name: 'schedule-max-operations',
+  description: 'isl operations allowed per SCoP for the scheduler, a step (`schedule`) of --scop-max-operations; never more than half of what the SCoP\'s budget has left; past it the SCoP keeps its order and the report says so (default 1000000, 0 = no limit of its own)',
+};
+
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption];
+
+/** What the optimizer runs with; undefined with --schedule=false. */
+export interface ScheduleSettings extends ScheduleOptions {
+  readonly maxOperations: number;
+}
+
+export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attributeGroups: ReadonlyMap<number, string> }): ScheduleSettings | undefined {
+  if (!booleanOption(ctx, scheduleOption, true)) return undefined;
+  const raw = ctx.options.get(tileSizesOption.name);
+  let sizes: number[] | undefined;
+  if (raw !== undefined) {
+    sizes = raw.split(',').map((x) => Number(x.trim()));
+    if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new TsoptError(`--${tileSizesOption.name} wants positive integers separated by commas, not '${raw}'`);
+  }
+  const machine = machineCaches();
+  return {
+    tile: booleanOption(ctx, tileOption, true),
+    registerTile: booleanOption(ctx, registerTileOption, false),
+    tileSizes: sizes,
+    caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },
+    vectorBytes: vectorBytesOf(module as never),
+    maxOperations: nonNegativeIntegerOption(ctx, scheduleMaxOperationsOption, 1_000_000),
+  };
+}
+
+/** The dimension of `st` that `interchange` runs innermost (its last one when not interchanged). */
+export function innermostDim(interchange: Pick<InterchangePlan, 'nests'> | undefined): (st: ScopStatementModel) => number {
+  return (st) => {
+    const nest = interchange?.nests.find((n) => n.statements.includes(st));
+    return nest && st.loops.length > nest.outer.depth ? nest.outer.depth - 1 : st.loops.length - 1;
+  };
+}
+
+/** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */
+export function scheduleDecision(model: ScopModel, interchange: InterchangePlan | undefined, s: ScheduleSettings): ScheduleDecision {
+  if (model.budget.exhaustedBy) return { schedule: undefined, why: `the original order is kept: ${model.budget.reason()}`, tiled: [], fused: false, skewed: false, tree: '' };
+  // Optional, like DeLICM: at most half of what the budget has left, so the check and the AST still fit.
+  const left = model.budget.remaining;
+  const share = left === Infinity ? 0 : Math.max(1, Math.floor(left / 2));
+  const limit = s.maxOperations === 0 ? share : share === 0 ? s.maxOperations : Math.min(s.maxOperations, share);
+  return optimizeOrKeep(model, () => model.budget.run(model.ctx, 'schedule', limit, () => optimizeSchedule(model, innermostDim(interchange), s)));
+}
+
+/** The report's `schedule` field. */
+export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: string): Record<string, unknown> {
+  return {
+    taken: used,
+    why: used || notUsed === undefined ? d.why : `the original order is kept: ${notUsed}`,
+    tiledBands: used ? d.tiled.length : 0,
+    tileSizes: used ? d.tiled.map((t) => t.sizes) : [],
+    fused: used && d.fused,
+    skewed: used && d.skewed,
+    matmul: false,
+  };
+}
+
+function printScop(model: ScopModel, ctx: PassContext): string {
+  const s = scheduleSettingsFrom(ctx, model.function.parent);
+  if (!s) return `  SCoP at ${model.location}\n    (--schedule=false)`;
+  // The interchange plan as versioning reads it (cached per model; undefined when isl gave up).
+  const plan = interchangePlansFor(ctx, model, 0).planFor(model);
+  const d = model.ctx.scope(() => {
+    const decision = scheduleDecision(model, plan, s);
+    decision.schedule?.dispose();
+    return decision;
+  });
+  const lines = [`  SCoP at ${model.location}`];
+  lines.push(`    ${d.why}`);
+  for (const t of d.tiled) {
+    lines.push(`    tiled ${t.statements.join(', ')}: sizes ${t.sizes.join(' x ')}: ${t.why}`);
+    if (t.jammed) lines.push(`    unrolled and jammed into the innermost loop: ${t.jammed.join(' x ')}`);
+  }
+  if (d.tree) lines.push(...d.tree.split('\n').map((l) => `    ${l}`));
+  return lines.join('\n');
+}
+
+export const printSchedulePass: ModulePass = printerPass(
+  'print<schedule>',
+  'print each SCoP\'s schedule tree from isl\'s scheduler with its bands permuted and tiled, the tile sizes and why, and whether versioning takes it or keeps the original order, with why',
+  printScop,
+  [maxOperationsOption, scopMaxOperationsOption, ...scheduleOptions],
+);

@@ -1,0 +1,479 @@
+// The schedule optimizer: a new schedule tree per SCoP from isl's scheduler, its permutable
+// bands reordered so the innermost loop walks rows, and tiled (transform/tile-sizes.ts).
+//
+//   RAW/WAR/WAW       ──► isl_schedule_constraints_compute_schedule ──► bands: members permuted,
+//     (validity, proximity,          (min fusion, band depth maximized)      tiled, one mark per
+//      coincidence)                                                          member: parallel or not
+//
+// Constraints: isl's dataflow on the model (polyhedral/dependences.ts), RAW, WAR and WAW of
+// arrays and of scalars, which the fast path keeps in one stack slot each. Every pair of
+// instances touching one location, one writing it, is ordered through a chain of these, so any
+// schedule isl finds keeps each location's accesses, reductions included, in their order:
+// results bit for bit those of the original order. (Every such pair itself, not only the
+// nearest, made the scheduler run out of its quota on lu and jacobi-2d.) Permuting the members
+// of a permutable band and tiling it keep every pair's order too.
+//
+// A member isl marks coincident has distance zero on every pair its outer bands do not order:
+// its loops carry nothing (also inside a tile); they are marked `tsopt_parallel`, every other loop
+// `tsopt_sequential`, and versioning gives the parallel ones their access groups.
+//
+// The cost model keeps the base schedule when isl's is not better: when some statement's
+// innermost loop would walk more accesses across rows than in the base order, when a statement
+// whose innermost loop carried nothing would get one that may, when isl skewed a band (no time
+// tiling yet), and when the new schedule tiles nothing and walks no fewer rows.
+import { AstLoopType, type AstNodeTree, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
+import { stride } from './interchange';
+import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { tileSizes, type CacheSizes } from './tile-sizes';
+
+export interface ScheduleOptions {
+  /** --tile: tile permutable bands of two members or more. */
+  readonly tile: boolean;
+  /** --tile-sizes: one size for every member (the last one for members past the list), instead of the model's. */
+  readonly tileSizes: readonly number[] | undefined;
+  readonly caches: CacheSizes;
+  /** Bytes of the target's widest vector register. */
+  readonly vectorBytes: number;
+  /** --register-tile: unroll and jam the members of a tiled band with reuse in registers. */
+  readonly registerTile: boolean;
+}
+
+/** One tiled band: its members' sizes and why. */
+export interface TiledBand {
+  readonly statements: readonly string[];
+  readonly sizes: readonly number[];
+  readonly why: string;
+  /** Per member, how many of its iterations run unrolled and jammed inside the innermost loop (register tiling), when any. */
+  readonly jammed?: readonly number[];
+}
+
+/** What the optimizer decided for one SCoP. */
+export interface ScheduleDecision {
+  /** The new schedule tree, kept in the model's context (the caller disposes it); undefined: the base schedule stays. */
+  readonly schedule: Schedule | undefined;
+  /** Why the new schedule was taken, or why the base one was kept. */
+  readonly why: string;
+  readonly tiled: readonly TiledBand[];
+  /** Some band of isl's schedule runs two statements or more together. */
+  readonly fused: boolean;
+  /** Some band of isl's schedule is not a permutation of the statements' loops. */
+  readonly skewed: boolean;
+  /** isl's tree (after permutation and tiling) as isl prints it, taken or not. */
+  readonly tree: string;
+}
+
+export const parallelMark = 'tsopt_parallel';
+export const sequentialMark = 'tsopt_sequential';
+
+/** isl's schedule tree as plain data over isl objects of the current scope. */
+type Plan =
+  | { readonly kind: 'band'; mupa: MultiUnionPwAff; readonly permutable: boolean; coincident: boolean[]; readonly child: Plan }
+  | { readonly kind: 'sequence' | 'set'; readonly children: readonly { readonly filter: UnionSet; readonly child: Plan }[] }
+  | { readonly kind: 'leaf' };
+
+/** How a statement's instance moves along a band member: along one of its loops (its dimension), not at all, or mixed (skewed). */
+type Along = number | 'none' | 'mixed';
+
+/** One band member as one statement sees it. */
+interface Step {
+  readonly st: ScopStatementModel;
+  readonly along: Along;
+  readonly coincident: boolean;
+}
+
+class NotScheduled extends Error {}
+
+/**
+ * A new schedule for `model` (see the head of this file), or the reason `base` stays.
+ * `baseInnermost(st)` is the dimension of `st` that runs innermost in the original (or interchanged) order.
+ * Runs in a scope of its own; isl errors (the quota) pass through.
+ */
+export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopStatementModel) => number, o: ScheduleOptions): ScheduleDecision {
+  const ctx = model.ctx;
+  return ctx.scope(() => {
+    const domains = model.domains;
+    // [params] -> { S[..] -> T[..] }: RAW, WAR, WAW of arrays and scalars
+    const ordered = orderedDependences(model);
+    const constraints = ScheduleConstraints.onDomain(domains).setContext(model.assumedContext).setValidity(ordered).setProximity(ordered).setCoincidence(ordered);
+    const saved = ctx.getOptions();
+    let computed: Schedule;
+    try {
+      // Polly's defaults: minimal fusion (each strongly connected component on its own), deepest bands.
+      ctx.setOptions({ scheduleSerializeSccs: true, scheduleMaximizeBandDepth: true, scheduleOuterCoincidence: false, scheduleMaxCoefficient: 1, scheduleMaxConstantTerm: 20 });
+      computed = constraints.computeSchedule();
+    } finally {
+      ctx.setOptions({
+        scheduleSerializeSccs: saved.scheduleSerializeSccs, scheduleMaximizeBandDepth: saved.scheduleMaximizeBandDepth, scheduleOuterCoincidence: saved.scheduleOuterCoincidence,
+        scheduleMaxCoefficient: saved.scheduleMaxCoefficient, scheduleMaxConstantTerm: saved.scheduleMaxConstantTerm,
+      });
+    }
+    let plan: Plan;
+    try {
+      plan = readPlan(computed.getRoot().child(0));
+    } catch (e) {
+      if (e instanceof NotScheduled) return kept(e.message, computed.toStr());
+      throw e;
+    }
+    let skewed = false;
+    let fused = false;
+    const tiled: TiledBand[] = [];
+    /** The member each statement runs innermost along, and whether it is coincident. */
+    const innermost = new Map<ScopStatementModel, Step>();
+    const visit = (p: Plan, here: readonly ScopStatementModel[], outer: readonly Step[]): void => {
+      if (p.kind === 'leaf') {
+        for (const st of here) {
+          const path = outer.filter((x) => x.st === st && x.along !== 'none');
+          if (path.length > 0) innermost.set(st, path[path.length - 1]!);
+        }
+        return;
+      }
+      if (p.kind !== 'band') {
+        for (const c of p.children) visit(c.child, here.filter((st) => !c.filter.intersect(st.domain.toUnionSet()).isEmpty()), outer);
+        return;
+      }
+      const statements = here.filter((s) => !p.mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
+      if (statements.length > 1) fused = true;
+      const along = new Map(statements.map((st) => [st, memberMoves(model, st, p.mupa)] as const));
+      if (statements.some((st) => along.get(st)!.includes('mixed'))) skewed = true;
+      if (p.permutable && p.mupa.size() >= 2) permute(model, p, statements, along);
+      const steps = Array.from({ length: p.mupa.size() }, (_, m) => statements.map((st) => ({ st, along: along.get(st)![m]!, coincident: p.coincident[m]! }))).flat();
+      visit(p.child, here, [...outer, ...steps]);
+    };
+    visit(plan, model.statements, []);
+
+    // The cost model: strides of each statement's innermost loop, new against base.
+    const parallelBase = new Set(model.dependences.parallelLoops);
+    let newAcross = 0;
+    let baseAcross = 0;
+    for (const st of model.statements) {
+      if (st.loops.length === 0) continue;
+      const b = baseInnermost(st);
+      const was = acrossRows(model, st, b);
+      const now = innermost.get(st);
+      const is = now === undefined ? 0 : acrossRows(model, st, now.along);
+      newAcross += is;
+      baseAcross += was;
+      if (is > was) return kept(`the original order is kept: ${st.name}'s innermost loop would walk ${is} access(es) across rows instead of ${was}`, computed.toStr());
+      if (parallelBase.has(st.loops[b]!) && now !== undefined && !now.coincident) {
+        return kept(`the original order is kept: ${st.name}'s innermost loop carries no dependence there, and may in isl's schedule`, computed.toStr());
+      }
+    }
+    if (skewed) return kept('the original order is kept: isl skewed a band (no time tiling yet)', computed.toStr());
+
+    const schedule = build(model, plan, domains, o, tiled);
+    const tree = schedule.toStr();
+    if (tiled.length === 0 && newAcross >= baseAcross) {
+      return kept(o.tile ? "the original order is kept: isl's schedule has no band to tile and walks no fewer rows" : "the original order is kept: isl's schedule walks no fewer rows (tiling off)", tree);
+    }
+    const what = tiled.length > 0 ? `${tiled.length} band(s) tiled` : `${baseAcross - newAcross} fewer access(es) walking rows innermost`;
+    return { schedule: schedule.keep(), why: `isl's schedule taken: ${what}`, tiled, fused, skewed, tree };
+
+    function kept(why: string, text: string): ScheduleDecision {
+      return { schedule: undefined, why, tiled: [], fused, skewed, tree: text };
+    }
+  });
+}
+
+/** Runs `optimizeSchedule`, turning isl giving up (quota, error) into a decision that keeps the base schedule. */
+export function optimizeOrKeep(model: ScopModel, run: () => ScheduleDecision): ScheduleDecision {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof IslQuotaError || (e instanceof IslError && model.budget.exhaustedBy)) {
+      return { schedule: undefined, why: `the original order is kept: isl ran out of its quota for the schedule (${e.message})`, tiled: [], fused: false, skewed: false, tree: '' };
+    }
+    if (e instanceof IslError) return { schedule: undefined, why: `the original order is kept: isl failed on the schedule (${e.message})`, tiled: [], fused: false, skewed: false, tree: '' };
+    throw e;
+  }
+}
+
+/**
+ * [params] -> { S[..] -> T[..] }: isl's dataflow, RAW, WAR and WAW of arrays and scalars, in the
+ * model's order, where the model is exact. Every pair of instances touching one location, one
+ * writing it, is ordered through a chain of these (a write, the writes after it, the reads of
+ * each), so a schedule that respects them keeps every such pair's order; a legal interchange
+ * keeps every such pair's order too, so they are also the interchanged order's.
+ */
+function orderedDependences(model: ScopModel): UnionMap {
+  const d = model.dependences;
+  let all = d.raw.array.union(d.raw.scalar);
+  for (const pair of [d.war, d.waw]) all = all.union(pair.array).union(pair.scalar);
+  return all.intersectDomain(model.domains).intersectRange(model.domains).intersectParams(model.assumedContext).coalesce();
+}
+
+/** The schedule tree below a domain node as plain data; NotScheduled for nodes isl's scheduler does not make. */
+function readPlan(node: ScheduleNode): Plan {
+  switch (node.getType()) {
+    case ScheduleNodeType.leaf:
+      return { kind: 'leaf' };
+    case ScheduleNodeType.band: {
+      const n = node.bandNMember();
+      return { kind: 'band', mupa: node.bandGetPartialSchedule(), permutable: node.bandGetPermutable(), coincident: Array.from({ length: n }, (_, k) => node.bandMemberGetCoincident(k)), child: readPlan(node.child(0)) };
+    }
+    case ScheduleNodeType.sequence:
+    case ScheduleNodeType.set: {
+      const children = Array.from({ length: node.nChildren() }, (_, k) => {
+        const filter = node.child(k);
+        return { filter: filter.filterGetFilter(), child: readPlan(filter.child(0)) };
+      });
+      return { kind: node.getType() === ScheduleNodeType.sequence ? 'sequence' : 'set', children };
+    }
+    default:
+      throw new NotScheduled(`the original order is kept: isl's schedule has a node of type ${ScheduleNodeType[node.getType()]}`);
+  }
+}
+
+/**
+ * Per member of `mupa`, how `st` moves along it: the dimension whose step moves the member by
+ * one and no other dimension moves it, 'none', or 'mixed' (a skew, or a step other than one).
+ */
+function memberMoves(model: ScopModel, st: ScopStatementModel, mupa: MultiUnionPwAff): Along[] {
+  const ctx = model.ctx;
+  const n = mupa.size();
+  const counters = st.loops.map((_, k) => `i${k}`);
+  // [params] -> { S[i..] -> [b0, ..] } over the statement's instances
+  const band = UnionMap.fromMultiUnionPwAff(mupa).intersectDomain(st.domain.toUnionSet());
+  const xs = Array.from({ length: n }, (_, k) => `x${k}`);
+  // coefficient[m][d]: how member m moves when dimension d steps by one: 0, 1, or undefined (other)
+  const coefficient: (0 | 1 | undefined)[][] = Array.from({ length: n }, () => []);
+  counters.forEach((_, d) => {
+    const next = counters.map((c, k) => (k === d ? `${c} + 1` : c));
+    // { S[i..] -> S[i.., i_d + 1, ..] }
+    const step = ctx.unionMap(`{ ${st.name}[${counters.join(', ')}] -> ${st.name}[${next.join(', ')}] }`);
+    // [params] -> { [b' - b] }: how the band moves from one instance to the next along d
+    const moves = band.reverse().applyRange(step).applyRange(band).deltas();
+    for (let m = 0; m < n; m++) {
+      if (moves.isEmpty()) coefficient[m]![d] = 0;
+      else if (moves.isSubset(ctx.unionSet(`{ [${xs.join(', ')}] : x${m} = 0 }`))) coefficient[m]![d] = 0;
+      else if (moves.isSubset(ctx.unionSet(`{ [${xs.join(', ')}] : x${m} = 1 }`))) coefficient[m]![d] = 1;
+      else coefficient[m]![d] = undefined;
+    }
+  });
+  return coefficient.map((row): Along => {
+    if (row.some((c) => c === undefined)) return 'mixed';
+    const moving = row.flatMap((c, d) => (c === 1 ? [d] : []));
+    if (moving.length === 0) return 'none';
+    return moving.length === 1 ? moving[0]! : 'mixed';
+  });
+}
+
+/** Accesses of `st` that move by more than one element (or by a varying amount) per step along `along`. */
+function acrossRows(model: ScopModel, st: ScopStatementModel, along: Along): number {
+  if (along === 'none') return 0;
+  const accesses = st.accesses.filter((a) => a.array.kind === 'array');
+  if (along === 'mixed') return accesses.length;
+  return accesses.filter((a) => stride(model, st, a, along) === 'other').length;
+}
+
+/**
+ * Moves innermost a coincident member of a permutable band (opt vectorizes only loops that carry
+ * nothing: no reassociation of a reduction), of those the one along which the fewest accesses
+ * walk across rows, then the one with more stride-1 accesses, keeping the others' order.
+ * Any order of a permutable band's members respects the dependences it was computed for.
+ */
+function permute(model: ScopModel, p: Extract<Plan, { kind: 'band' }>, statements: readonly ScopStatementModel[], along: Map<ScopStatementModel, Along[]>): void {
+  const n = p.mupa.size();
+  const score = (m: number): [number, number, number] => {
+    let across = 0;
+    let unit = 0;
+    for (const st of statements) {
+      const a = along.get(st)![m]!;
+      across += acrossRows(model, st, a);
+      if (typeof a === 'number') unit += st.accesses.filter((x) => x.array.kind === 'array' && stride(model, st, x, a) === 'unit').length;
+    }
+    return [p.coincident[m] ? 0 : 1, across, -unit];
+  };
+  const scores = Array.from({ length: n }, (_, m) => score(m));
+  let best = n - 1;
+  for (let m = n - 1; m >= 0; m--) {
+    const [a, c, u] = scores[m]!;
+    const [ba, bc, bu] = scores[best]!;
+    if (a < ba || (a === ba && (c < bc || (c === bc && u < bu)))) best = m;
+  }
+  if (best === n - 1) return;
+  const order = [...Array.from({ length: n }, (_, m) => m).filter((m) => m !== best), best];
+  let mupa = p.mupa;
+  order.forEach((from, to) => {
+    mupa = mupa.setAt(to, p.mupa.getAt(from));
+  });
+  p.mupa = mupa;
+  p.coincident = order.map((m) => p.coincident[m]!);
+  for (const st of statements) {
+    const row = along.get(st)!;
+    along.set(st, order.map((m) => row[m]!));
+  }
+}
+
+/** The tree of `plan` on `domains`, its permutable bands of two members or more tiled, a mark above every member. */
+function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptions, tiled: TiledBand[]): Schedule {
+  const ctx = model.ctx;
+  const mark = (node: ScheduleNode, parallel: boolean): ScheduleNode => node.insertMark(ctx.id(parallel ? parallelMark : sequentialMark)).child(0);
+  /** Splits the band at `node` into one band per member, each under a mark; returns the node below the last. */
+  const splitMarked = (start: ScheduleNode, parallel: readonly boolean[]): ScheduleNode => {
+    let node = start;
+    for (let k = 0; k < parallel.length; k++) {
+      if (k < parallel.length - 1) node = node.bandSplit(1);
+      node = mark(node, parallel[k]!).child(0);
+    }
+    return node;
+  };
+  const grow = (at: ScheduleNode, p: Plan): ScheduleNode => {
+    if (p.kind === 'leaf') return at;
+    if (p.kind === 'band') {
+      let node = at.insertPartialSchedule(p.mupa).bandSetPermutable(p.permutable ? 1 : 0);
+      p.coincident.forEach((c, k) => {
+        node = node.bandMemberSetCoincident(k, c ? 1 : 0);
+      });
+      const n = p.mupa.size();
+      const statements = model.statements.filter((s) => !p.mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
+      if (o.tile && p.permutable && n >= 2 && reused(model, statements, p.mupa)) {
+        const sizes = bandTileSizes(model, statements, n, o);
+        tiled.push({ statements: statements.map((s) => s.name), ...sizes });
+        node = node.bandTile(ctx.multiVal(node.bandGetSpace(), sizes.sizes));
+        // Tile loops: sequential (a coincident member's tile loop is parallel too, but only the point loops are vectorized).
+        node = splitMarked(node, p.coincident.map(() => false));
+        const jam = o.registerTile ? jammed(model, statements, p.mupa) : [];
+        if (jam.some((j) => j)) {
+          // Register tiling: the jammed members strip-mined by `jamFactor` again; the strips of
+          // the iterations where all their copies run (isolated) are unrolled inside the innermost loop.
+          const factors = jam.map((j) => (j ? jamFactor : 1));
+          node = node.bandTile(ctx.multiVal(node.bandGetSpace(), factors));
+          node = splitMarked(node, p.coincident);
+          node = node.bandSetAstBuildOptions(isolateFullStrips(model, node, factors));
+          tiled[tiled.length - 1] = { ...tiled[tiled.length - 1]!, jammed: factors };
+          return grow(node.child(0), p.child);
+        }
+      }
+      node = splitMarked(node, p.coincident);
+      return grow(node, p.child);
+    }
+    // A sequence or set: each child below its filter, then back up to the sequence's parent.
+    const [first, ...rest] = p.children.map((c) => c.filter);
+    const list = rest.reduce((l, f) => l.add(f), UnionSetList.fromUnionSet(first!));
+    let node = p.kind === 'sequence' ? at.insertSequence(list) : at.insertSet(list);
+    p.children.forEach((c, k) => {
+      const depth = node.getTreeDepth();
+      const below = grow(node.child(k).child(0), c.child);
+      node = below.ancestor(below.getTreeDepth() - depth);
+    });
+    return node;
+  };
+  const root = Schedule.fromDomain(domains).getRoot().child(0);
+  return grow(root, plan).root().getSchedule();
+}
+
+/**
+ * Some access of the band's statements to a matrix (it moves along two loops or more) touches
+ * one element for every value of a band member (it does not move along it): a tile reuses it
+ * from the cache. Without such an access tiling only cuts the rows the hardware prefetcher
+ * streams (an initialization, a copy), and a vector reused along a loop stays in the cache
+ * anyway (atax's x[j] along i: tiled, 1.45x slower).
+ */
+function reused(model: ScopModel, statements: readonly ScopStatementModel[], mupa: MultiUnionPwAff): boolean {
+  return statements.some((st) => {
+    const along = memberMoves(model, st, mupa);
+    return along.some((a) => typeof a === 'number' && st.accesses.some((acc) => acc.array.kind === 'array' && stride(model, st, acc, a) === 'invariant' && walksMatrix(model, st, acc)));
+  });
+}
+
+/** The access moves along two loops of its statement or more: a matrix, also when -O3 flattened it (`A[1200 i + j]` with constant sizes). */
+function walksMatrix(model: ScopModel, st: ScopStatementModel, acc: ScopStatementModel['accesses'][number]): boolean {
+  return acc.array.shape.length >= 2 || st.loops.filter((_, d) => !['invariant', 'none'].includes(stride(model, st, acc, d))).length >= 2;
+}
+
+/**
+ * The AST options of a register strip band (`strip`, members of `factors` iterations): its
+ * iterations whose prefix runs every copy of the strip are isolated and unrolled, so the copies
+ * need no guard (a guard per copy inside the innermost loop leaves opt nothing to vectorize);
+ * the others run as loops.
+ */
+function isolateFullStrips(model: ScopModel, strip: ScheduleNode, factors: readonly number[]): UnionSet {
+  const ctx = model.ctx;
+  // { S[..] -> [prefix] }: the loops around the strip, over the statements' instances
+  const prefix = strip.getPrefixScheduleUnionMap().intersectDomain(model.domains);
+  // { S[..] -> [o0, ..] }: each instance's place in its strip
+  const place = strip.bandGetPartialScheduleUnionMap();
+  const xs = factors.map((_, k) => `x${k}`);
+  // [params] -> { [prefix] : the strip at prefix runs every combination of offsets }
+  let full: UnionSet | undefined;
+  const offsets = (k: number, chosen: number[]): void => {
+    if (k === factors.length) {
+      const at = ctx.unionSet(`{ [${xs.join(', ')}] : ${chosen.map((o, j) => `x${j} = ${o}`).join(' and ')} }`);
+      const prefixes = prefix.intersectDomain(place.intersectRange(at).domain()).range();
+      full = full ? full.intersect(prefixes) : prefixes;
+      return;
+    }
+    for (let o = 0; o < factors[k]!; o++) offsets(k + 1, [...chosen, o]);
+  };
+  offsets(0, []);
+  // { isolate[[prefix] -> [strip]] : prefix in full }
+  const isolate = UnionMap.fromDomainAndRange(full!, IslSet.universe(strip.bandGetSpace()).toUnionSet()).wrap().asSet().setTupleName('isolate').toUnionSet();
+  const unroll = ctx.unionSet(`{ ${factors.map((_, k) => `[isolate[] -> unroll[${k}]]`).join('; ')} }`);
+  return isolate.union(unroll);
+}
+
+/** How many iterations of a jammed member run unrolled in one iteration of the innermost loop. */
+const jamFactor = 4;
+
+/**
+ * The members of a tiled band to unroll and jam into its innermost loop: at most the two
+ * innermost other members along which some access stays on one element (a register then
+ * keeps it over the unrolled copies: gemm's C[i][j] along k, B[k][j] along i). The copies run
+ * in the members' order inside each iteration of the innermost loop, so every location keeps
+ * the order of its accesses (the band is permutable).
+ */
+function jammed(model: ScopModel, statements: readonly ScopStatementModel[], mupa: MultiUnionPwAff): boolean[] {
+  const n = mupa.size();
+  const moves = statements.map((st) => [st, memberMoves(model, st, mupa)] as const);
+  const reuse = Array.from({ length: n }, (_, m) =>
+    m < n - 1 && moves.some(([st, along]) => {
+      const a = along[m]!;
+      return typeof a === 'number' && st.accesses.some((acc) => acc.array.kind === 'array' && stride(model, st, acc, a) === 'invariant');
+    }),
+  );
+  let left = 2;
+  for (let m = n - 1; m >= 0; m--) {
+    if (reuse[m] && left > 0) left--;
+    else reuse[m] = false;
+  }
+  return reuse;
+}
+
+function bandTileSizes(model: ScopModel, statements: readonly ScopStatementModel[], members: number, o: ScheduleOptions): { sizes: number[]; why: string } {
+  if (o.tileSizes && o.tileSizes.length > 0) {
+    const given = o.tileSizes;
+    return { sizes: Array.from({ length: members }, (_, k) => given[Math.min(k, given.length - 1)]!), why: 'given by --tile-sizes' };
+  }
+  const arrays = new Set(statements.flatMap((s) => s.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array)));
+  const elementBytes = Math.max(1, ...[...arrays].map((a) => a.elementBytes));
+  const t = tileSizes({ caches: o.caches, vectorBytes: o.vectorBytes, elementBytes, arrays: arrays.size, members });
+  return { sizes: [...t.sizes], why: t.why };
+}
+
+/** The loops of an AST built from an optimized schedule that run a member marked `tsopt_parallel`. */
+export function markedParallelLoops(ast: AstNodeTree): Set<AstNodeTree> {
+  const out = new Set<AstNodeTree>();
+  const visit = (n: AstNodeTree, parallel: boolean): void => {
+    switch (n.kind) {
+      case 'mark':
+        visit(n.node, n.mark === parallelMark);
+        return;
+      case 'for':
+        if (parallel) out.add(n);
+        // A loop inside without a mark of its own is not one of this member's.
+        visit(n.body, false);
+        return;
+      case 'block':
+        for (const c of n.children) visit(c, parallel);
+        return;
+      case 'if':
+        visit(n.then, parallel);
+        if (n.else) visit(n.else, parallel);
+        return;
+      case 'user':
+        return;
+    }
+  };
+  visit(ast, false);
+  return out;
+}
