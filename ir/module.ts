@@ -62,6 +62,15 @@ export function removeFunction(fn: IrFunction): void {
   m.symbols.delete(fn.name);
 }
 
+/** Removes a global variable that nothing uses any more. */
+export function removeGlobalVariable(g: GlobalVariable): void {
+  if (g.uses.length) throw new Error(`removeGlobalVariable: @${g.name} is still used`);
+  const m = g.parent;
+  dropAllOperands(g);
+  m.globals.splice(m.globals.indexOf(g), 1);
+  m.symbols.delete(g.name);
+}
+
 /** Sets (or replaces) the initializer of a global variable. */
 export function setInitializer(g: GlobalVariable, value: Value): void {
   if (g.hasInitializer) setOperand(g, 0, value);

@@ -30,12 +30,13 @@ export interface ScopSource {
  * The models of `fn`'s SCoPs, DeLICM's results when the `delicm` pass ran before and they are
  * still valid. Otherwise the plain models, but DeLICM's for a SCoP with a nest worth
  * interchanging that only scalars keep in order (-O3's reductions in PHIs), when DeLICM maps them.
+ * `wanted` picks the SCoPs to give a source (the others cost no interchange plan or DeLICM).
  */
-export function scopSources(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>, o: SourceOptions): ScopSource[] {
+export function scopSources(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>, o: SourceOptions, wanted: (m: ScopModel) => boolean = () => true): ScopSource[] {
   const delicm = appliedDelicm(ctx, fn);
   // A SCoP DeLICM left unchanged (its quota ran out) is generated from the plain model, and says so.
-  if (delicm) return delicm.scops.map((r) => ({ model: r.model, original: r.original, from: r.unchanged === undefined ? 'delicm' : 'model' }));
-  return ctx.am.get(analysis, fn).models.map((m) => sourceFor(ctx, m, o));
+  if (delicm) return delicm.scops.filter((r) => wanted(r.original)).map((r) => ({ model: r.model, original: r.original, from: r.unchanged === undefined ? 'delicm' : 'model' }));
+  return ctx.am.get(analysis, fn).models.filter(wanted).map((m) => sourceFor(ctx, m, o));
 }
 
 /** The plain model `m`, or DeLICM's for an interchange that only scalars block (also what `print<interchange>` shows). */

@@ -43,11 +43,13 @@ import { scopSources, withInterchangePlan, type ScopSource } from './scop-source
 import { nestLabel, type InterchangePlan } from '../polyhedral/interchange';
 import { fastPathName, MetadataTable } from './codegen/metadata';
 import { NotExpandableError, ScevExpander } from './codegen/scev-expander';
+import { checkOperandsDominate, StaleModelError } from './codegen/dominance';
 import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../runtime-checks/parts';
 import { emitParts, sizeValue } from '../runtime-checks/emit';
 import { RtcStats } from '../runtime-checks/stats';
 import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from '../runtime-checks/outline';
-import type { ModulePass, PassContext, PassOption } from './pass';
+import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
+import type { FunctionScopModels } from '../polyhedral/model';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 import { moduleBudgetOptions } from './module-budget-options';
@@ -166,7 +168,8 @@ interface VersioningOptions {
   readonly interchange: boolean;
 }
 
-function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSource, se: ScalarEvolution, index: number, o: VersioningOptions, ctx: PassContext): VersionedScop {
+/** `location`: the SCoP's location in the input (the model's, unless it was rebuilt on changed IR). */
+function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSource, location: string, se: ScalarEvolution, index: number, o: VersioningOptions, ctx: PassContext): VersionedScop {
   const region = new Set(model.scop.blocks);
   const problem = wiringProblem(original, region);
   if (problem) throw new NotVersioned(problem);
@@ -260,7 +263,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     const combined = all.length === 0 ? constInt(intType(1), 1) : all.map((x) => x.value).reduce((x, y) => b.and(x, y));
     outlined = o.checkFunctions ? outlineCheck(module, check, combined, checkFunctionName(fn, index)) : undefined;
     const cond = outlined?.value ?? combined;
-    o.stats?.instrument(b, fn, model.location, index, cond, all);
+    o.stats?.instrument(b, fn, location, index, cond, all);
     const params64 = new Map<string, Value>();
     const lookup64 = (name: string): Value => {
       let v = params64.get(name);
@@ -277,7 +280,7 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     // The fast path.
     const md = new MetadataTable(module);
     const arrays = model.arrays.filter((a) => a.kind === 'array');
-    const scopes = md.scopes(fastPathName(fn.name, model.location), arrays.map((a) => a.name));
+    const scopes = md.scopes(fastPathName(fn.name, location), arrays.map((a) => a.name));
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
@@ -327,11 +330,14 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
         // No `llvm.loop.vectorize.enable`: it makes the loop vectorizer ignore its cost model, and
         // on -O3's runtime-unrolled statements (stride-2 and stride-4 accesses) the forced
         // interleaved-group code ran gemm 1.5x slower than the scalar loop SLP vectorizes.
-        loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.fastPathLoop(fastPathName(fn.name, model.location), loop.depth, g) });
+        loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.fastPathLoop(fastPathName(fn.name, location), loop.depth, g) });
       },
     }, prefix);
     generated = gen.blocks;
     gen.generate(ast);
+    // Before anything outside the new blocks changes: a model built before an earlier SCoP of
+    // this function was versioned may name a definition that no longer dominates this SCoP.
+    checkOperandsDominate(fn, pred, [...made, ...generated], liveOuts.hoisted);
     mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
     // Wire: pred → check → (fast | original).
     b.positionAtEnd(check).condBr(cond, fastEntry, entry);
@@ -343,15 +349,16 @@ function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSo
     replacePhiIncomingBlock(entry, pred, check);
     const growth = instructionCount(fn) - before;
     const runtimeCheck = conjunction(all.map((x) => x.c));
-    ctx.log.debug({ function: fn.name, scop: model.location, runtimeCheck }, 'versioned');
+    ctx.log.debug({ function: fn.name, scop: location, runtimeCheck }, 'versioned');
     return {
-      function: fn.name, location: model.location, runtimeCheck,
+      function: fn.name, location, runtimeCheck,
       parts: all.map((x) => ({ label: x.label, c: x.c })), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length,
       interchanged: (interchange?.nests ?? []).map((n) => nestLabel(model, n)),
       interchangeRefused: (interchange?.refused ?? []).map((r) => `${nestLabel(model, r)}: ${r.why}`),
     };
   } catch (e) {
     undo([...made, ...generated]);
+    o.stats?.forget(index);
     if (outlined) removeCheckFunction(module, outlined);
     unhoist();
     for (const slot of createdSlots) if (slot.uses.length === 0) eraseInstruction(slot);
@@ -490,6 +497,26 @@ function inCfgOrder(fn: IrFunction, sources: readonly ScopSource[]): ScopSource[
   return [...sources].sort((a, b) => at(a) - at(b));
 }
 
+/**
+ * `pending`'s SCoPs modelled anew on `fn` as it is now, after its analyses are dropped: those
+ * whose entry the new detection finds again (the new fast paths and the regions already
+ * versioned are not among them), and those it no longer finds.
+ */
+function rebuildPending(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>, o: VersioningOptions, pending: readonly ScopSource[]): { fresh: ScopSource[]; lost: ScopSource[] } {
+  const entries = new Set(pending.map((s) => s.model.scop.entry));
+  ctx.am.invalidate(fn, 'none');
+  const fresh = inCfgOrder(fn, scopSources(ctx, fn, analysis, o, (m) => entries.has(m.scop.entry)));
+  const found = new Set(fresh.map((s) => s.model.scop.entry));
+  return { fresh, lost: pending.filter((s) => !found.has(s.model.scop.entry)) };
+}
+
+/** Reports a SCoP left as it was, and why. */
+function notVersioned(ctx: PassContext, fn: IrFunction, location: string, why: string, spending: Record<string, unknown>): void {
+  ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
+  ctx.scopResults.push({ pass: 'versioning', function: fn.name, location, fields: { versioned: false, notVersioned: why, ...spending } });
+  ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location, message: `SCoP left as it was: ${why}` });
+}
+
 /** Removes blocks made for a SCoP whose fast path could not be generated. */
 function undo(blocks: readonly BasicBlock[]): void {
   for (const block of blocks) for (const inst of block.instructions) dropAllOperands(inst);
@@ -518,43 +545,69 @@ export const versioningPass: ModulePass = {
     let changed = false;
     const functions = module.functions.filter((f) => !f.isDeclaration);
     for (const fn of functions) {
-      const se = ctx.am.get(scalarEvolutionAnalysis, fn);
-      for (const chosen of inCfgOrder(fn, scopSources(ctx, fn, analysis, o))) {
+      let se = ctx.am.get(scalarEvolutionAnalysis, fn);
+      let pending = inCfgOrder(fn, scopSources(ctx, fn, analysis, o));
+      // Reports name a SCoP by its location in the input: a model rebuilt on the changed IR keeps it.
+      const inputLocation = new Map(pending.map((s) => [s.model.scop.entry, s.model.location] as const));
+      // Entries of the SCoPs modelled anew since the last SCoP was versioned: a model built on the
+      // IR as it is cannot go stale again before the IR changes, so a second rebuild would not help.
+      const rebuilt = new Set<BasicBlock>();
+      let k = index;
+      while (pending.length > 0) {
+        const chosen = pending[0]!;
         let source = chosen;
         const { model } = source;
-        const k = index++;
+        const location = inputLocation.get(model.scop.entry) ?? model.location;
         try {
           let v: VersionedScop;
           try {
-            v = versionScop(module, fn, source, se, k, o, ctx);
+            v = versionScop(module, fn, source, location, se, k, o, ctx);
             if (source.delicmNotTaken) v = { ...v, interchangeRefused: [...v.interchangeRefused, `DeLICM's model not taken: ${source.delicmNotTaken}`] };
           } catch (e) {
             if (!(e instanceof NotVersioned) || !chosen.fallback) throw e;
-            ctx.log.debug({ function: fn.name, scop: model.location, why: e.message }, 'no fast path from DeLICM\'s model: from the plain model');
+            ctx.log.debug({ function: fn.name, scop: location, why: e.message }, 'no fast path from DeLICM\'s model: from the plain model');
             source = chosen.fallback;
-            v = versionScop(module, fn, source, se, k, o, ctx);
+            v = versionScop(module, fn, source, location, se, k, o, ctx);
             v = { ...v, interchangeRefused: [...v.interchangeRefused, `DeLICM's model not taken: it keeps no fast path (${e.message})`] };
           }
           changed = true;
+          rebuilt.clear();
           ctx.stats.set('versioned', (ctx.stats.get('versioned') ?? 0) + 1);
           ctx.scopResults.push({
-            pass: 'versioning', function: fn.name, location: model.location,
+            pass: 'versioning', function: fn.name, location,
             fields: {
               versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops,
               interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), fastPathFrom: source.from, ...islSpending(model),
             },
           });
           ctx.remarks.push({
-            pass: 'versioning', kind: 'applied', function: fn.name, location: model.location,
+            pass: 'versioning', kind: 'applied', function: fn.name, location,
             message: `fast path under run-time check: ${v.runtimeCheck}; parts: ${v.parts.map((p) => p.label).join(', ') || '(none)'}; code growth: ${v.codeGrowth} instructions; parallel loops: ${v.parallelLoops}`,
           });
         } catch (e) {
-          if (!(e instanceof NotVersioned)) throw e;
-          ctx.stats.set('not-versioned', (ctx.stats.get('not-versioned') ?? 0) + 1);
-          ctx.scopResults.push({ pass: 'versioning', function: fn.name, location: model.location, fields: { versioned: false, notVersioned: e.message, ...islSpending(model) } });
-          ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location: model.location, message: `SCoP left as it was: ${e.message}` });
+          if (e instanceof StaleModelError && !rebuilt.has(model.scop.entry)) {
+            // The IR changed under this model (an earlier SCoP of fn was versioned): the function's
+            // analyses are computed anew on the IR as it is now, for this SCoP and those after it.
+            ctx.log.debug({ function: fn.name, scop: location, why: e.message }, 'model stale after an earlier SCoP\'s versioning: rebuilt');
+            for (const s of pending) rebuilt.add(s.model.scop.entry);
+            const { fresh, lost } = rebuildPending(ctx, fn, analysis, o, pending);
+            // Profitability finds each SCoP's result by its index: a lost SCoP still takes one.
+            for (const gone of lost) {
+              notVersioned(ctx, fn, inputLocation.get(gone.model.scop.entry) ?? gone.model.location, 'after an earlier SCoP of its function was versioned, it is no longer detected as a SCoP', {});
+              k++;
+            }
+            pending = fresh;
+            se = ctx.am.get(scalarEvolutionAnalysis, fn);
+            continue;
+          }
+          const why = e instanceof StaleModelError ? `${e.message}, even with its model rebuilt` : e instanceof NotVersioned ? e.message : undefined;
+          if (why === undefined) throw e;
+          notVersioned(ctx, fn, location, why, islSpending(model));
         }
+        pending = pending.slice(1);
+        k++;
       }
+      index = k;
       // Memory stays proportional to one function: its models (an isl context) are freed once it is done.
       ctx.am.invalidate(fn, 'none');
     }

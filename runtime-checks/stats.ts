@@ -8,7 +8,7 @@
 import {
   IrBuilder, addGlobalVariable, arrayOf, constAggregate, constInt, constNull, constString, createBlock, createFunction,
   functionType, getOrInsertFunction, i8, insertBlock, intType, literalStruct, pointerTo, setInitializer, voidType, zeroInitializer,
-  type GlobalVariable, type IrFunction, type Module, type Value, getGlobalVariable,
+  type GlobalVariable, type IrFunction, type Module, type Value, getGlobalVariable, removeGlobalVariable,
 } from '../ir';
 
 const i32 = intType(32);
@@ -16,6 +16,7 @@ const i64 = intType(64);
 const i8p = pointerTo(i8);
 
 interface Counted {
+  readonly index: number;
   readonly counters: GlobalVariable;
   readonly line: string;
   readonly n: number;
@@ -54,7 +55,15 @@ export class RtcStats {
     bump(1, not(cond));
     parts.forEach((part, k) => bump(2 + k, not(part.value)));
     const fields = ['fast=%llu', 'slow=%llu', ...parts.map((p) => `${p.label.replace(/%/g, '%%').replace(/\s+/g, '')}-failed=%llu`)];
-    this.scops.push({ counters, n, line: `tsopt-rtc: ${fn.name} ${location.replace(/%/g, '%%')} scop${index}: ${fields.join(' ')}\n` });
+    this.scops.push({ index, counters, n, line: `tsopt-rtc: ${fn.name} ${location.replace(/%/g, '%%')} scop${index}: ${fields.join(' ')}\n` });
+  }
+
+  /** Drops SCoP `index`'s counters: its fast path was not generated after all (the check block, their only user, is gone). */
+  forget(index: number): void {
+    const k = this.scops.findIndex((s) => s.index === index);
+    if (k < 0) return;
+    removeGlobalVariable(this.scops[k]!.counters);
+    this.scops.splice(k, 1);
   }
 
   /** Adds the destructor that prints the counters (nothing when no SCoP was instrumented). */
