@@ -74,11 +74,6 @@ export class AnalysisManager implements FunctionAnalysisManager {
     for (const fn of [...this.cache.keys()]) this.invalidate(fn, preserved);
   }
 
-  forget<T>(key: AnalysisKey<T>, fn: IrFunction): void {
-    const entry = this.cache.get(fn)?.get(key.name);
-    if (entry) this.drop(entry);
-  }
-
   /** Whether a result is cached (for tests and debug logs). */
   has(name: string, fn: IrFunction): boolean {
     return this.cache.get(fn)?.has(name) ?? false;

@@ -24,8 +24,6 @@ export interface FunctionAnalysisManager {
   getCached<T>(key: AnalysisKey<T>, fn: IrFunction): T | undefined;
   /** Drops every cached result for `fn` that `preserved` does not name. */
   invalidate(fn: IrFunction, preserved: Preserved): void;
-  /** Drops the cached result of `key` for `fn` (and what was computed from it), freeing what it holds. */
-  forget<T>(key: AnalysisKey<T>, fn: IrFunction): void;
 }
 
 /** A remark a pass makes about the code (like LLVM's -Rpass remarks). */
