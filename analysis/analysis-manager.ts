@@ -25,8 +25,6 @@ export interface FunctionAnalysisManager {
   getCached<T>(key: AnalysisKey<T>, fn: IrFunction): T | undefined;
   /** Drops every cached result for `fn` that `preserved` does not name. */
   invalidate(fn: IrFunction, preserved: Preserved): void;
-  /** Drops the cached result of `key` for `fn` (and what was computed from it), freeing what it holds. */
-  forget<T>(key: AnalysisKey<T>, fn: IrFunction): void;
 }
 
 /** One cached result: an analysis of one function. */
@@ -100,11 +98,6 @@ export class AnalysisManager implements FunctionAnalysisManager {
   /** What a module pass reports applies to every function it may have touched. */
   invalidateAll(preserved: Preserved): void {
     for (const fn of [...this.cache.keys()]) this.invalidate(fn, preserved);
-  }
-
-  forget<T>(key: AnalysisKey<T>, fn: IrFunction): void {
-    const entry = this.cache.get(fn)?.get(key.name);
-    if (entry) this.drop(entry);
   }
 
   /** Whether a result is cached (for tests and debug logs). */

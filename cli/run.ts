@@ -2,7 +2,7 @@
 // read → LLVM's text → parseModule → passes → printModule → verify → (opt-14 post pipeline) → write.
 // Kept apart from argument parsing so tests can call it in-process (see test/gateway/fuzz.test.ts).
 import * as fs from 'node:fs';
-import { parseModule, printModule } from '../ir';
+import { parseModule, printModule, type Module } from '../ir';
 import { readInput, runOptPipeline, verifyText, writeOutput, type OptRemark, type OutputFormat } from '../ir/gateway';
 import type { PassContext } from '../passes/pass';
 import { booleanOption } from '../passes/pass';
@@ -111,7 +111,10 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       () => readInput(bytes, name, (w) => log.warn({ input: name }, `LLVM: ${w}`)),
       (t) => ({ bytes: bytes.length, chars: t.length }),
     );
-    const module = stage('parsed', () => {
+    // Boxed so that it can be let go once printed: with --report opt's output is parsed into a second
+    // IR model below, and both at once of a 17 MB module peaked at 1.8 GB (bench/big-module.ts).
+    const held: { module?: Module } = {};
+    held.module = stage('parsed', () => {
       try {
         return parseModule(text, name);
       } catch (e) {
@@ -122,9 +125,9 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     // One budget for the module, spent by the report's models and the passes alike.
     const moduleBudget = moduleBudgetFrom(opts.passOptions);
     const inputReport = opts.report
-      ? stage('report: SCoPs of the input', () => reportInput(module, am, { passOptions: opts.passOptions, passes: passes.map((p) => p.name), moduleBudget }))
+      ? stage('report: SCoPs of the input', () => reportInput(held.module!, am, { passOptions: opts.passOptions, passes: passes.map((p) => p.name), moduleBudget }))
       : undefined;
-    const pipeline = runPipeline(module, passes, {
+    const pipeline = runPipeline(held.module, passes, {
       am,
       moduleBudget,
       options: opts.passOptions,
@@ -141,9 +144,10 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     // --rtc-stats counts what the checks decided: every fast path stays, so the counts say what ran.
     const rtcStats = booleanOption({ options: opts.passOptions }, rtcStatsOption, false);
     const guarded = opts.postPipeline !== undefined && versioned && !opts.keepUnprofitable && !rtcStats
-      ? stage('profitability: fast paths guarded', () => guardFastPaths(module))
+      ? stage('profitability: fast paths guarded', () => guardFastPaths(held.module!))
       : [];
-    const printed = stage('printed', () => printModule(module));
+    const printed = stage('printed', () => printModule(held.module!));
+    held.module = undefined;
     let out: Buffer;
     let postMs: number | undefined;
     const optRemarks: OptRemark[] = [];

@@ -191,9 +191,9 @@ export function buildReport(module: Module, am: FunctionAnalysisManager, options
       // The model used the shared delinearization exactly when `delinearize` is the default.
       const shared = delinearize === defaultDelinearizer ? am.get(delinearizationAnalysis, fn) : undefined;
       const reported = reportFunction(fn, am.get(analysis, fn), options, shared);
-      // With a module budget (the CLI's), memory stays proportional to one function: its models are
-      // freed once reported, and a pass needing them again rebuilds them (the budget admitted the function already).
-      if (options.moduleBudget) am.forget(analysis, fn);
+      // With a module budget (the CLI's), memory stays proportional to one function: its analyses and
+      // models are freed once reported, and a pass needing them rebuilds them (the budget admitted the function already).
+      if (options.moduleBudget) am.invalidate(fn, 'none');
       return reported;
     }),
   };

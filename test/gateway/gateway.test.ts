@@ -12,16 +12,19 @@ const example = path.join(kernelsDir, 'example.c');
 const bitcode = compileToIr(example, ['-O3']);
 const llvmText = disassemble(bitcode);
 
-/** The TsoptError `body` throws (failing the test when it throws nothing or something else). */
-function rejection(body: () => unknown): TsoptError {
+/** The error of class `kind` that `body` throws (failing the test when it throws nothing or something else). */
+function thrown<E extends Error>(kind: new (message: string) => E, body: () => unknown): E {
   try {
     body();
   } catch (e) {
-    if (e instanceof TsoptError) return e;
+    if (e instanceof kind) return e;
     throw e;
   }
-  throw new Error('expected a TsoptError');
+  throw new Error(`expected a ${kind.name}`);
 }
+
+/** The TsoptError `body` throws. */
+const rejection = (body: () => unknown): TsoptError => thrown(TsoptError, body);
 
 const BROKEN_SSA = ['define i32 @f() {', 'entry:', '  %x = add i32 %y, 1', '  %y = add i32 %x, 1', '  ret i32 %x', '}', ''].join('\n');
 
@@ -100,15 +103,7 @@ describe('writeOutput', () => {
   });
 
   test('refuses a module that does not verify, without crashing: a tsopt bug, exit 2', () => {
-    const invalid = (body: () => unknown): InvalidModuleError => {
-      try {
-        body();
-      } catch (e) {
-        if (e instanceof InvalidModuleError) return e;
-        throw e;
-      }
-      throw new Error('expected an InvalidModuleError');
-    };
+    const invalid = (body: () => unknown): InvalidModuleError => thrown(InvalidModuleError, body);
     const e = invalid(() => writeOutput(BROKEN_SSA, 'bc'));
     expect(e.message).toMatch(/^tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: /);
     expect(invalid(() => writeOutput('this is not IR', 'bc')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: 1:1: /);
