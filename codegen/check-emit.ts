@@ -178,3 +178,11 @@ export function emitParts(parts: readonly CheckPart[], b: IrBuilder, exprs: AstE
   }
   return out;
 }
+
+/** The conjunction of C conditions, `1` when there is none. */
+export function conjunction(parts: readonly string[]): string {
+  const real = parts.filter((p) => p !== '1');
+  if (real.includes('0')) return '0';
+  if (real.length === 0) return '1';
+  return real.length === 1 ? real[0]! : real.map((p) => `(${p})`).join(' && ');
+}

@@ -5,6 +5,7 @@
 //     "parallelLoops","runtimeCheck"}],"rejected":[{"cause","location","detail"}]}]}
 // Delinearization adds, per array, "accesses":[{"kind","subscripts"}] and, for a
 // delinearized array, "validity"; per SCoP, "delinearization" (the merged condition).
+import { conjunction } from '../codegen/check-emit';
 import type { IrFunction, Module } from '../ir';
 import { defaultDelinearizer, scopModelAnalysisWith } from '../polyhedral/analysis';
 import { type Delinearizer, defaultMaxOperations } from '../polyhedral/build';
@@ -95,13 +96,6 @@ export interface ReportOptions {
   readonly runtimeCheck?: (model: ScopModel) => string;
 }
 
-/** The conjunction of C conditions, `1` when there is none. */
-export function conjunction(parts: readonly string[]): string {
-  const real = parts.filter((p) => p !== '1');
-  if (real.includes('0')) return '0';
-  if (real.length === 0) return '1';
-  return real.length === 1 ? real[0]! : real.map((p) => `(${p})`).join(' && ');
-}
 
 /**
  * `delinearization`: what delinearization found for this SCoP, when the model used it

@@ -1,61 +1,26 @@
-// `versioning`: every SCoP becomes `if (run-time check) fast path else original`.
-//
-//   pred ──► tsopt.check ──(check holds)──► fast path (from the model's isl AST) ──┐
-//                 └──────(otherwise)──────► original SCoP (untouched) ────────────┴─► exit
-//
-// The check is the conjunction of the alias checks and the model's assumptions
-// (codegen/), computed in i128. The fast path is generated from the isl AST of
-// the SCoP's schedule (codegen/): loops, conditions, and each statement's
-// instructions with operands remapped to the new induction variables. It carries alias
-// scopes for the distinct arrays and `llvm.loop.parallel_accesses` on loops the model
-// shows carry no dependence, so opt-14's vectorizers can make SIMD code of it. A column walk
-// runs interchanged (transform/interchange.ts, --interchange): when only -O3's scalars (a
-// reduction kept in a PHI) keep its nest in order, the SCoP is generated from DeLICM's model,
-// where they are array elements, and from the plain model if DeLICM's keeps no fast path.
-// Scalars crossing statements go through stack slots (see codegen/block-generator.ts).
-// When the `delicm` pass ran before (`--passes=delicm,versioning`), the check, the dependences
-// (parallel loops) and the fast path come from DeLICM's transformed model instead: its mapped
-// scalars live in array elements (codegen/mapped-accesses.ts) and need no slot.
+// `versioning`: every SCoP becomes `if (run-time check) fast path else original` (the rewrite:
+// codegen/versioning.ts). This shell reads the options, picks each SCoP's model (the plain one,
+// or DeLICM's after the delicm pass or for an interchange: scop-sources.ts), asks for the
+// interchange plan and the schedule optimizer's decision, versions the SCoPs of each function in
+// CFG order, models anew the SCoPs an earlier SCoP's versioning made stale, and reports.
 // A SCoP is left as it was, with a `missed` remark and a `notVersioned` report field saying
 // why, when: isl exceeds its operations quota; the check would compare too many pairs or an
-// accessed range has no bound; a value computed in the SCoP is used after it (not handled
-// yet); the statements hold code the generator cannot copy (calls with side effects, loads
-// crossing statements outside the model).
-import { AstBuild, IslError, IslQuotaError, readAstNode, type AstExprTree, type AstNodeTree } from 'isl-wasm';
-import { domainExtents, parallelCandidates, parallelCodegen } from '../codegen/parallel-loop';
-import {
-  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock, successors,
-  setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value, constantsEqual,
-} from '../ir';
-import { scalarEvolutionAnalysis, type ScalarEvolution } from '../analysis/scalar-evolution';
-import { ScevKind, type ScevLoop } from '../analysis/scev';
-import { outerIterations } from '../codegen/outer-iteration';
+// accessed range has no bound; a value computed in the SCoP is used after it without a write
+// the model knows; the statements hold code the generator cannot copy.
+import { successors, type BasicBlock, type IrFunction, type Module } from '../ir';
+import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
 import { islSpending } from '../polyhedral/budget';
-import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
-import { conjunction } from './scop-report';
-import { AstExprEmitter } from '../codegen/ast-expr';
-import { AstToIr, statementCalls, visitLoops } from '../codegen/ast-to-ir';
-import { copyStatement, UnsupportedCodeError, type StatementScalars } from '../codegen/block-generator';
-import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from '../codegen/live-outs';
-import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from '../codegen/mapped-accesses';
-import { planRerolls, rolledHeaderValues, type RerolledLoop } from '../codegen/reroll';
+import type { FunctionScopModels } from '../polyhedral/model';
+import { NotVersioned, versionScop, type VersionedScop, type VersioningHooks, type VersioningOptions } from '../codegen/versioning';
+import { StaleModelError } from '../codegen/dominance';
+import { RtcStats } from '../codegen/check-stats';
 import { delicmMaxOperationsOption } from './delicm';
 import { interchangePlansFor, scopSources, type ScopSource } from './scop-sources';
-import { nestLabel, type InterchangePlan } from '../transform/interchange';
-import { fastPathName, MetadataTable } from '../codegen/metadata';
-import { NotExpandableError, ScevExpander } from '../codegen/scev-expander';
-import { checkOperandsDominate, StaleModelError } from '../codegen/dominance';
-import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
-import { emitParts, reportedPart, sizeValue, type ReportedPart } from '../codegen/check-emit';
-import { RtcStats } from '../codegen/check-stats';
-import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from '../codegen/check-outline';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
-import type { FunctionScopModels } from '../polyhedral/model';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 import { moduleBudgetOptions } from './module-budget-options';
 import { scheduleDecision, scheduleOptions, scheduleReport, scheduleSettingsFrom, type ScheduleSettings } from './schedule';
-import { markedParallelLoops } from '../transform/schedule-optimizer';
 
 export const rtcStatsOption: PassOption = {
   name: 'rtc-stats',
@@ -95,414 +60,23 @@ export function codegenMaxOperationsFrom(ctx: PassContext): number {
   return nonNegativeIntegerOption(ctx, codegenMaxOperationsOption, 1_000_000);
 }
 
-/** What versioning did to one SCoP (the report's per-SCoP fields). */
-export interface VersionedScop {
-  readonly function: string;
-  readonly location: string;
-  /** The combined check as a C expression ('1': always true). */
-  readonly runtimeCheck: string;
-  readonly parts: readonly ReportedPart[];
-  /** Instructions added to the function. */
-  readonly codeGrowth: number;
-  readonly parallelLoops: number;
-  /** Nests whose loops the fast path runs interchanged: `outer <-> inner` by their labels. */
-  readonly interchanged: readonly string[];
-  /** Nests worth interchanging that were not, and why. */
-  readonly interchangeRefused: readonly string[];
-  /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
-  readonly rerolledLoops: number;
-  /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
-  readonly ompLoops: readonly { readonly loop: string; readonly why?: string }[];
-  /** The schedule optimizer's report field (passes/schedule.ts), absent with --schedule=false. */
-  readonly schedule: Record<string, unknown> | undefined;
-}
-
-class NotVersioned extends Error {}
-
-function instructionCount(fn: IrFunction): number {
-  return fn.blocks.reduce((n, b) => n + b.instructions.length, 0);
-}
-
-/** Why the region cannot be wired as `if (check) fast else original`, or undefined. */
-function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): string | undefined {
-  const { scop } = model;
-  if (!scop.exit) return 'the SCoP runs to the function\'s return';
-  const outside = predecessors(scop.entry).filter((p) => !region.has(p));
-  if (outside.length === 0) return 'its entry has no predecessor outside it';
-  // An invoke (C++: `new` before the loop) reaches the entry as its normal destination: a funnel block takes the edge.
-  if (outside.some((p) => terminator(p)?.opcode !== 'br' && terminator(p)?.opcode !== 'invoke')) return 'a predecessor of its entry does not end in a branch';
-  for (const a of model.arrays) {
-    if (a.kind === 'phi') {
-      const phi = a.value as Instruction;
-      if (phi.opcode !== 'phi') return `the PHI location ${a.name} is not a PHI`;
-      if (!phi.parent || (!region.has(phi.parent) && phi.parent !== scop.exit)) return `the PHI ${a.name} lies outside the SCoP`;
-    }
-  }
-  return undefined;
-}
-
-/** Loops of the AST that run the iterations of model loops carrying no dependence. */
-function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly RerolledLoop[], interchange: InterchangePlan | undefined): Set<AstNodeTree> {
-  const parallel = new Set(model.dependences.parallelLoops);
-  // An interchanged inner loop now runs outside its outer one: what it carried there is not known.
-  for (const n of interchange?.nests ?? []) for (const m of n.inners) parallel.delete(m);
-  // A rolled loop runs the instances of two model loops: its own check decides.
-  for (const r of rolled) {
-    if (r.parallel) parallel.add(r.loop);
-    else parallel.delete(r.loop);
-  }
-  const byName = new Map(model.statements.map((s) => [s.name, s] as const));
-  const out = new Set<AstNodeTree>();
-  visitLoops(ast, (n) => {
-    const it = n.iterator.kind === 'id' ? n.iterator.name : '';
-    const calls = statementCalls(n.body);
-    const ok = calls.length > 0 && calls.every((c) => {
-      const st = byName.get(c.name);
-      const m = c.args.findIndex((a) => a.kind === 'id' && a.name === it);
-      return st !== undefined && m >= 0 && parallel.has(st.loops[m]!);
-    });
-    if (ok) out.add(n);
-    return true;
-  });
-  return out;
-}
-
-interface VersioningOptions {
-  readonly maxOperations: number;
-  readonly maxAliasPairs: number;
-  readonly stats: RtcStats | undefined;
-  readonly reroll: boolean;
-  /** --rtc-check-functions: each check in a function of its own (codegen/check-outline.ts). */
-  readonly checkFunctions: boolean;
+/** The rewrite's options, and what the shell decides with. */
+interface PassOptions extends VersioningOptions {
   readonly interchange: boolean;
-  /** --parallel: outermost parallel loops on OpenMP's threads (codegen/parallel-loop.ts), with the work per thread below which they run serially. */
-  readonly parallel: boolean;
-  readonly parallelMinWork: number;
   /** The schedule optimizer's settings; undefined with --schedule=false. */
   readonly schedule: ScheduleSettings | undefined;
 }
 
-/** `location`: the SCoP's location in the input (the model's, unless it was rebuilt on changed IR). */
-function versionScop(module: Module, fn: IrFunction, { model, original }: ScopSource, location: string, se: ScalarEvolution, index: number, o: VersioningOptions, ctx: PassContext): VersionedScop {
-  const region = new Set(model.scop.blocks);
-  const problem = wiringProblem(original, region);
-  if (problem) throw new NotVersioned(problem);
-  const liveOuts = liveOutsOrRefuse(model, region, se);
-  const isl = model.ctx;
-  if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
-  // Cheap rejection first: no check can cover an over-approximated aliased array, so spend nothing on the plan and the check.
-  const unbounded = unboundedAliasedArray(model);
-  if (unbounded) throw new NotVersioned(unbounded);
-  let parts: CheckPart[];
-  let ast: AstNodeTree;
-  let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
-  let rolled: RerolledLoop[];
-  let extents: Map<string, AstExprTree[]>;
-  // Column walks: the outer loop innermost (transform/interchange.ts), the cached plan, made under a
-  // quota of its own (isl failing there keeps the original order).
-  const interchange = o.interchange && !model.budget.exhaustedBy ? interchangePlansFor(ctx, model, o.maxOperations).planFor(model) : undefined;
-  if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
-  // isl's scheduler, tiling (transform/schedule-optimizer.ts): a tree kept until the AST is built.
-  const decision = o.schedule ? scheduleDecision(model, interchange, o.schedule) : undefined;
-  let scheduleNotUsed: string | undefined;
-  try {
-    [parts, ast, mapped, rolled, extents] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
-      isl.scope(() => {
-        const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
-        const plans = planMappedAccesses(model);
-        // The interchanged nests' statements stay unrolled.
-        const interchanged = new Set(interchange?.nests.flatMap((n) => n.statements));
-        // Loops -O3 runtime-unrolled: the remainder's statement over the whole index range instead.
-        const rerolls = o.reroll ? planRerolls(model, se, (st) => (plans.get(st)?.length ?? 0) > 0 || interchanged.has(st)) : [];
-        // [params] -> { Stmt_S[i...] : ... } with each rerolled pair replaced by its rolled statement
-        let domains = model.domains;
-        for (const r of rerolls) domains = domains.subtract(r.unrolled.domain.toUnionSet()).subtract(r.remainder.domain.toUnionSet()).union(r.domain.toUnionSet());
-        // { Stmt_S[i...] -> [t0, ...] } restricted to the domains: the original order, or the interchanged one.
-        const schedule = (interchange?.schedule ?? model.schedule).intersectDomain(domains);
-        // The optimizer's tree names the model's statements: not taken where loops are rolled.
-        if (decision?.schedule && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
-        const build = AstBuild.fromContext(model.context);
-        const tree = readAstNode(decision?.schedule && rerolls.length === 0 ? build.nodeFromSchedule(decision.schedule) : build.nodeFromScheduleMap(schedule));
-        return [p, tree, plans, rerolls, o.parallel ? domainExtents(model) : new Map<string, AstExprTree[]>()] as const;
-      }),
-    );
-  } catch (e) {
-    if (e instanceof IslError && model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
-    if (e instanceof IslQuotaError) throw new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);
-    if (e instanceof CheckTooLargeError) throw new NotVersioned(e.message);
-    if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
-    if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
-    throw e;
-  } finally {
-    decision?.schedule?.dispose();
-  }
-  const scheduled = decision?.schedule !== undefined && scheduleNotUsed === undefined;
-
-  const before = instructionCount(fn);
-  const entry = model.scop.entry;
-  const exit = model.scop.exit!;
-  const pred = singleOutsidePredecessor(entry, region);
-  const unhoist = hoistLiveOuts(liveOuts, pred);
-  const prefix = `tsopt.scop${index}`;
-  const check = insertBlock(fn, createBlock(`${prefix}.check`), fn.blocks.indexOf(entry));
-  const fastEntry = insertBlock(fn, createBlock(`${prefix}.fast`), fn.blocks.indexOf(entry));
-  const made: BasicBlock[] = [check, fastEntry];
-  let generated: readonly BasicBlock[] = [];
-  let createdSlots: Instruction[] = [];
-  let outlined: OutlinedCheck | undefined;
-  const b = new IrBuilder(check);
-  const inCheck: ScevExpander = new ScevExpander(b, {
-    iterationOf: outerIterations(se, b, region, (s) => inCheck.exact(s)),
-    isAvailable: (v) => !(v.kind === 'instruction' && v.parent !== undefined && region.has(v.parent)),
-  });
-  try {
-    // Parameters: exact values in i128 for the check, truncated to i64 for the fast path
-    // (the parameter-range part of the check makes that exact).
-    const exact = new Map<string, Value>();
-    for (const p of model.parameters) exact.set(p.name, inCheck.exact(p.expression));
-    const lookup128 = (name: string): Value => {
-      const v = exact.get(name);
-      if (!v) throw new UnsupportedCodeError(`the AST names '${name}', not a parameter`);
-      return v;
-    };
-    const e128 = new AstExprEmitter(b, 128, lookup128);
-    const emitted = emitParts(parts, b, e128, inCheck);
-    // Parameters and loop bounds in i64 on the fast path: parameters must be well inside i64.
-    const range: Value[] = [];
-    const limit = 1n << 60n;
-    for (const p of model.parameters) {
-      if (p.bits < 60 && p.expression.kind === ScevKind.Unknown) continue;
-      const v = exact.get(p.name)!;
-      range.push(b.and(b.icmp('sge', v, constInt(intType(128), -limit)), b.icmp('sle', v, constInt(intType(128), limit))));
-    }
-    const all = [...emitted];
-    if (range.length > 0) {
-      all.push({ label: 'parameter-range', c: model.parameters.filter((p) => !(p.bits < 60 && p.expression.kind === ScevKind.Unknown)).map((p) => `-2^60 <= ${p.c} && ${p.c} <= 2^60`).join(' && '), value: range.reduce((x, y) => b.and(x, y)) });
-    }
-    const combined = all.length === 0 ? constInt(intType(1), 1) : all.map((x) => x.value).reduce((x, y) => b.and(x, y));
-    outlined = o.checkFunctions ? outlineCheck(module, check, combined, checkFunctionName(fn, index)) : undefined;
-    const cond = outlined?.value ?? combined;
-    o.stats?.instrument(b, fn, location, index, cond, all, o.parallel ? ['parallel'] : []);
-    const params64 = new Map<string, Value>();
-    const lookup64 = (name: string): Value => {
-      let v = params64.get(name);
-      if (!v) {
-        v = b.trunc(lookup128(name), intType(64));
-        params64.set(name, v);
-      }
-      return v;
-    };
-    // Parameters for the fast path are computed in the check block (it dominates the fast path).
-    for (const p of model.parameters) lookup64(p.name);
-    const mappedSizes = mappedArraySizes(mapped, (size) => b.trunc(sizeValue(size, inCheck, b), intType(64)));
-
-    // The fast path.
-    const md = new MetadataTable(module);
-    const arrays = model.arrays.filter((a) => a.kind === 'array');
-    const scopes = md.scopes(fastPathName(fn.name, location), arrays.map((a) => a.name));
-    const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
-    const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
-    for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
-    const parallel = scheduled ? markedParallelLoops(ast) : parallelAstLoops(ast, model, rolled, interchange);
-    const rolledByName = new Map(rolled.map((r) => [r.statement.name, r] as const));
-    const groups = new Map<AstNodeTree, string>();
-    for (const n of parallel) groups.set(n, md.accessGroup());
-    const byName = new Map<string, ScopStatementModel>(model.statements.map((s) => [s.name, s] as const));
-    const slots = scalarSlots(fn, model, region, fb0(fastEntry));
-    createdSlots = [...slots.values()];
-    let enclosingGroups: string[] = [];
-    const decorateAccess = (copy: Instruction, array: ScopArray): void => {
-      copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!]) });
-      const others = arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!);
-      if (others.length > 0) copy.metadata.push({ name: 'noalias', ref: md.list(others) });
-      if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
-      else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
-    };
-    const fb = new IrBuilder(fastEntry);
-    const candidates = o.parallel ? parallelCandidates(ast, parallel) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
-    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'));
-    const gen = new AstToIr(fb, {
-      parallel: par.hook,
-      parameter: lookup64,
-      statement: (name, args, builder, enclosing) => {
-        const roll = rolledByName.get(name);
-        // A rolled statement runs the remainder's body (named after the unrolled loop when the remainder is a block).
-        const st = roll?.remainder ?? byName.get(name);
-        if (!st) throw new UnsupportedCodeError(`the AST names an unknown statement ${name}`);
-        // A rolled statement's last counter is the index from the loop's start, not the remainder's iteration.
-        const counted = roll ? roll.statement.loops.slice(0, -1) : st.loops;
-        const iterations = new Map<ScevLoop, Value>(counted.map((l, k) => [l.loop, args[k]!] as const));
-        enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
-        const scalars = statementScalars(st, slots, mappedAccessHooks(mapped.get(st) ?? [], args, {
-          parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess, newBlock: (n) => gen.newBlock(n), regionBlocks: region,
-        }));
-        const header = roll
-          ? (hb: IrBuilder) => rolledHeaderValues(roll, se, hb, args[args.length - 1]!, iterations, (v) => !(v.kind === 'instruction' && v.parent !== undefined && region.has(v.parent)))
-          : undefined;
-        copyStatement({
-          module, se, regionBlocks: region,
-          decorate: (copy, original) => {
-            const array = arrayOfInst.get(original);
-            if (array) decorateAccess(copy, array);
-          },
-        }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb) => new Map([...(scalars.atStart?.(hb) ?? []), ...header(hb)]) } : scalars);
-      },
-      loop: (loop) => {
-        const g = groups.get(loop.node);
-        // No `llvm.loop.vectorize.enable`: it makes the loop vectorizer ignore its cost model, and
-        // on -O3's runtime-unrolled statements (stride-2 and stride-4 accesses) the forced
-        // interleaved-group code ran gemm 1.5x slower than the scalar loop SLP vectorizes.
-        loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.fastPathLoop(fastPathName(fn.name, location), loop.depth, g) });
-      },
-    }, prefix);
-    generated = gen.blocks;
-    gen.generate(ast);
-    // Before anything outside the new blocks changes: a model built before an earlier SCoP of
-    // this function was versioned may name a definition that no longer dominates this SCoP.
-    checkOperandsDominate(fn, pred, [...made, ...generated], liveOuts.hoisted);
-    mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
-    // Once the fast path is complete: what reads its scalar slots after a parallel loop is known.
-    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}) }));
-    if (o.parallel && candidates.size === 0) {
-      omp.push({ loop: '(none)', why: parallel.size === 0 ? 'every loop of the fast path carries a dependence' : 'no loop without a dependence has bounds known before it runs' });
-    }
-    // Wire: pred → check → (fast | original).
-    b.positionAtEnd(check).condBr(cond, fastEntry, entry);
-    outlined?.eraseUnused();
-    const t = terminator(pred)!;
-    t.operands.forEach((op, k) => {
-      if (op === entry) setOperand(t, k, check);
-    });
-    replacePhiIncomingBlock(entry, pred, check);
-    const growth = instructionCount(fn) - before;
-    const runtimeCheck = conjunction(all.map((x) => x.c));
-    ctx.log.debug({ function: fn.name, scop: location, runtimeCheck }, 'versioned');
-    return {
-      function: fn.name, location, runtimeCheck,
-      parts: all.map(reportedPart), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length, ompLoops: omp,
-      interchanged: (interchange?.nests ?? []).map((n) => nestLabel(model, n)),
-      interchangeRefused: (interchange?.refused ?? []).map((r) => `${nestLabel(model, r)}: ${r.why}`),
-      schedule: decision ? scheduleReport(decision, scheduled, scheduleNotUsed) : undefined,
-    };
-  } catch (e) {
-    undo([...made, ...generated]);
-    o.stats?.forget(index);
-    if (outlined) removeCheckFunction(module, outlined);
-    unhoist();
-    for (const slot of createdSlots) if (slot.uses.length === 0) eraseInstruction(slot);
-    if (e instanceof UnsupportedCodeError || e instanceof NotExpandableError) throw new NotVersioned(e.message);
-    throw e;
-  }
-}
-
-/** The label of the model loop an AST loop runs (through the statements it runs), or its iterator. */
-function astLoopLabel(node: Extract<AstNodeTree, { kind: 'for' }>, model: ScopModel): string {
-  const it = node.iterator.kind === 'id' ? node.iterator.name : '';
-  for (const call of statementCalls(node.body)) {
-    const st = model.statements.find((s) => s.name === call.name);
-    const m = call.args.findIndex((a) => a.kind === 'id' && a.name === it);
-    const loop = st && m >= 0 ? st.loops[m] : undefined;
-    if (loop) return model.loopLabels.get(loop) ?? it;
-  }
-  return it;
-}
-
-/** What code after the SCoP needs from it (codegen/live-outs.ts), or why it cannot be given. */
-function liveOutsOrRefuse(model: ScopModel, region: ReadonlySet<BasicBlock>, se: ScalarEvolution): LiveOuts {
-  try {
-    return planLiveOuts(model, region, (v) => se.nameOf(v));
-  } catch (e) {
-    if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
-    throw e;
-  }
-}
-
-/**
- * The one predecessor of `entry` outside the region; when there are several, or one ending in an
- * invoke, a new block they all branch to, holding PHIs for the values `entry`'s PHIs took from them.
- */
-function singleOutsidePredecessor(entry: BasicBlock, region: ReadonlySet<BasicBlock>): BasicBlock {
-  const outside = [...new Set(predecessors(entry).filter((p) => !region.has(p)))];
-  // Instructions are hoisted before the predecessor's terminator: not before an invoke, whose value is defined only past it.
-  if (outside.length === 1 && terminator(outside[0]!)?.opcode === 'br') return outside[0]!;
-  const fn = entry.parent!;
-  const funnel = insertBlock(fn, createBlock(`${entry.name ?? 'scop'}.tsopt.entry`), fn.blocks.indexOf(entry));
-  const b = new IrBuilder(funnel);
-  const merges: [Instruction, Instruction][] = [];
-  for (const phi of entry.instructions) {
-    if (phi.opcode !== 'phi') break;
-    const incoming: [Value, BasicBlock][] = [];
-    for (let k = phi.incomingBlocks!.length - 1; k >= 0; k--) {
-      const from = phi.incomingBlocks![k]!;
-      if (region.has(from)) continue;
-      incoming.unshift([phi.operands[k]!, from]);
-    }
-    merges.push([phi, b.phi(phi.type, phi.name, incoming)]);
-  }
-  for (const from of outside) removePhiIncoming(entry, from);
-  for (const [phi, merged] of merges) addIncoming(phi, merged, funnel);
-  b.br(entry);
-  for (const p of outside) {
-    const t = terminator(p)!;
-    t.operands.forEach((op, k) => {
-      if (op === entry) setOperand(t, k, funnel);
-    });
-  }
-  return funnel;
-}
-
-/** A builder at the end of the fast path's entry block. */
-function fb0(block: BasicBlock): IrBuilder {
-  return new IrBuilder(block);
-}
-
-/**
- * One stack slot per scalar of the model (Polly's demotion of scalars to memory), made in the
- * function's entry block; PHIs with an incoming value from before the SCoP get it stored in
- * their slot at the start of the fast path (`init`).
- */
-function scalarSlots(fn: IrFunction, model: ScopModel, region: ReadonlySet<BasicBlock>, init: IrBuilder): Map<ScopArray, Instruction> {
-  const slots = new Map<ScopArray, Instruction>();
-  const entry = fn.blocks[0]!;
-  for (const a of model.arrays) {
-    if (a.kind === 'array') continue;
-    const v = a.value as Instruction;
-    const slot = new IrBuilder().positionAtStart(entry).alloca(v.type, `${v.name ?? 'scalar'}.${a.kind === 'phi' ? 'phiops' : 's2a'}`);
-    slots.set(a, slot);
-    if (a.kind === 'phi' && v.parent && region.has(v.parent)) {
-      v.operands.forEach((incoming, k) => {
-        if (!region.has(v.incomingBlocks![k]!)) init.store(incoming, slot);
-      });
-    }
-  }
-  return slots;
-}
-
-/** The sizes (i64, from `size`) of the arrays some mapped access goes to. */
-function mappedArraySizes(plans: ReadonlyMap<ScopStatementModel, readonly MappedAccessPlan[]>, size: (e: ScopArray['sizes'][number]) => Value): Map<ScopArray, Value[]> {
-  const sizes = new Map<ScopArray, Value[]>();
-  for (const plan of [...plans.values()].flat()) {
-    const array = plan.access.array;
-    if (!sizes.has(array)) sizes.set(array, array.sizes.map(size));
-  }
-  return sizes;
-}
-
-/** The statement's scalars: slot reads and writes, and DeLICM's mapped accesses (`mapped`, loads and stores of array elements). */
-function statementScalars(st: ScopStatementModel, slots: ReadonlyMap<ScopArray, Instruction>, mapped: Pick<StatementScalars, 'atStart' | 'atEnd'>): StatementScalars {
-  const reads = new Map<Value, Instruction>();
-  const writes: { slot: Instruction; value: Value }[] = [];
-  for (const acc of st.accesses) {
-    // Mapped scalars (array.kind === 'array') are `mapped`'s.
-    if (acc.array.kind === 'array' || !acc.scalar) continue;
-    const slot = slots.get(acc.array)!;
-    if (acc.kind === 'read') reads.set(acc.scalar.value, slot);
-    else if (acc.scalar.kind === 'phi') {
-      if (!acc.scalar.incoming) throw new UnsupportedCodeError(`a write of the PHI ${acc.array.name} without its incoming value`);
-      writes.push({ slot, value: acc.scalar.incoming });
-    } else writes.push({ slot, value: acc.scalar.value });
-  }
-  return { reads, writes, ...mapped };
+/** The plans the rewrite asks for, made by this pass's analyses, and its log. */
+function hooksFor(ctx: PassContext, o: PassOptions): VersioningHooks {
+  return {
+    plans(model) {
+      const interchange = o.interchange && !model.budget.exhaustedBy ? interchangePlansFor(ctx, model, o.maxOperations).planFor(model) : undefined;
+      if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
+      return { interchange, decision: o.schedule ? scheduleDecision(model, interchange, o.schedule) : undefined };
+    },
+    debug: (fields, message) => ctx.log.debug(fields, message),
+  };
 }
 
 /**
@@ -543,7 +117,7 @@ function inCfgOrder(fn: IrFunction, sources: readonly ScopSource[]): ScopSource[
  * whose entry the new detection finds again (the new fast paths and the regions already
  * versioned are not among them), and those it no longer finds.
  */
-function rebuildPending(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>, o: VersioningOptions, pending: readonly ScopSource[]): { fresh: ScopSource[]; lost: ScopSource[] } {
+function rebuildPending(ctx: PassContext, fn: IrFunction, analysis: AnalysisKey<FunctionScopModels>, o: PassOptions, pending: readonly ScopSource[]): { fresh: ScopSource[]; lost: ScopSource[] } {
   const entries = new Set(pending.map((s) => s.model.scop.entry));
   ctx.am.invalidate(fn, 'none');
   const fresh = inCfgOrder(fn, scopSources(ctx, fn, analysis, o, (m) => entries.has(m.scop.entry)));
@@ -558,12 +132,6 @@ function notVersioned(ctx: PassContext, fn: IrFunction, location: string, why: s
   ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location, message: `SCoP left as it was: ${why}` });
 }
 
-/** Removes blocks made for a SCoP whose fast path could not be generated. */
-function undo(blocks: readonly BasicBlock[]): void {
-  for (const block of blocks) for (const inst of block.instructions) dropAllOperands(inst);
-  for (const block of blocks) if (block.parent) eraseBlock(block);
-}
-
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
@@ -574,7 +142,7 @@ export const versioningPass: ModulePass = {
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
     const wantStats = booleanOption(ctx, rtcStatsOption, false);
-    const o: VersioningOptions = {
+    const o: PassOptions = {
       maxOperations: codegenMaxOperationsFrom(ctx),
       maxAliasPairs: nonNegativeIntegerOption(ctx, maxAliasPairsOption, 32),
       stats: wantStats ? new RtcStats(module) : undefined,
@@ -585,6 +153,7 @@ export const versioningPass: ModulePass = {
       parallelMinWork: nonNegativeIntegerOption(ctx, parallelMinWorkOption, 100_000),
       schedule: scheduleSettingsFrom(ctx, module),
     };
+    const hooks = hooksFor(ctx, o);
     let index = 0;
     let changed = false;
     const functions = module.functions.filter((f) => !f.isDeclaration);
@@ -605,13 +174,13 @@ export const versioningPass: ModulePass = {
         try {
           let v: VersionedScop;
           try {
-            v = versionScop(module, fn, source, location, se, k, o, ctx);
+            v = versionScop(module, fn, source.model, source.original, location, se, k, o, hooks);
             if (source.delicmNotTaken) v = { ...v, interchangeRefused: [...v.interchangeRefused, `DeLICM's model not taken: ${source.delicmNotTaken}`] };
           } catch (e) {
             if (!(e instanceof NotVersioned) || !chosen.fallback) throw e;
             ctx.log.debug({ function: fn.name, scop: location, why: e.message }, 'no fast path from DeLICM\'s model: from the plain model');
             source = chosen.fallback;
-            v = versionScop(module, fn, source, location, se, k, o, ctx);
+            v = versionScop(module, fn, source.model, source.original, location, se, k, o, hooks);
             v = { ...v, interchangeRefused: [...v.interchangeRefused, `DeLICM's model not taken: it keeps no fast path (${e.message})`] };
           }
           changed = true;
@@ -621,7 +190,7 @@ export const versioningPass: ModulePass = {
             pass: 'versioning', function: fn.name, location,
             fields: {
               versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`) } : {}),
-              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: v.schedule } : {}), fastPathFrom: source.from, ...islSpending(model),
+              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...islSpending(model),
             },
           });
           ctx.remarks.push({

@@ -1,0 +1,468 @@
+// The versioning rewrite: a SCoP becomes `if (run-time check) fast path else original`.
+//
+//   pred ──► tsopt.check ──(check holds)──► fast path (from the model's isl AST) ──┐
+//                 └──────(otherwise)──────► original SCoP (untouched) ────────────┴─► exit
+//
+// The check is the conjunction of the alias checks and the model's assumptions
+// (polyhedral/check-parts.ts as isl, check-emit.ts as IR), computed in i128. The fast path is
+// generated from the isl AST of the SCoP's schedule (the original order, the interchange's, or
+// the schedule optimizer's tree): loops, conditions, and each statement's instructions with
+// operands remapped to the new induction variables. It carries alias scopes for the distinct
+// arrays and `llvm.loop.parallel_accesses` on loops that carry no dependence, so opt-14's
+// vectorizers can make SIMD code of it; with --parallel such loops run on OpenMP's threads
+// (parallel-loop.ts). Scalars crossing statements go through stack slots (block-generator.ts);
+// DeLICM's mapped scalars live in array elements (mapped-accesses.ts) and need no slot.
+// The pass (passes/versioning.ts) chooses the model and the plans and reports what came out.
+import { AstBuild, IslError, IslQuotaError, readAstNode, type AstExprTree, type AstNodeTree } from 'isl-wasm';
+import {
+  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock,
+  setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
+} from '../ir';
+import type { ScalarEvolution } from '../analysis/scalar-evolution';
+import { ScevKind, type ScevLoop } from '../analysis/scev';
+import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
+import { nestLabel, type InterchangePlan } from '../transform/interchange';
+import { markedParallelLoops, type ScheduleDecision } from '../transform/schedule-optimizer';
+import { AstExprEmitter } from './ast-expr';
+import { AstToIr, statementCalls, visitLoops } from './ast-to-ir';
+import { copyStatement, UnsupportedCodeError, type StatementScalars } from './block-generator';
+import { conjunction, emitParts, reportedPart, sizeValue, type ReportedPart } from './check-emit';
+import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from './check-outline';
+import type { RtcStats } from './check-stats';
+import { checkOperandsDominate } from './dominance';
+import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './live-outs';
+import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './mapped-accesses';
+import { fastPathName, MetadataTable } from './metadata';
+import { outerIterations } from './outer-iteration';
+import { domainExtents, parallelCandidates, parallelCodegen } from './parallel-loop';
+import { planRerolls, rolledHeaderValues, type RerolledLoop } from './reroll';
+import { NotExpandableError, ScevExpander } from './scev-expander';
+
+/** What versioning did to one SCoP (the report's per-SCoP fields). */
+export interface VersionedScop {
+  readonly function: string;
+  readonly location: string;
+  /** The combined check as a C expression ('1': always true). */
+  readonly runtimeCheck: string;
+  readonly parts: readonly ReportedPart[];
+  /** Instructions added to the function. */
+  readonly codeGrowth: number;
+  readonly parallelLoops: number;
+  /** Nests whose loops the fast path runs interchanged: `outer <-> inner` by their labels. */
+  readonly interchanged: readonly string[];
+  /** Nests worth interchanging that were not, and why. */
+  readonly interchangeRefused: readonly string[];
+  /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
+  readonly rerolledLoops: number;
+  /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
+  readonly ompLoops: readonly { readonly loop: string; readonly why?: string }[];
+  /** The schedule optimizer's decision (absent with --schedule=false), whether the fast path took its tree, and if not why. */
+  readonly schedule: { readonly decision: ScheduleDecision; readonly used: boolean; readonly notUsed: string | undefined } | undefined;
+}
+
+/** Why a SCoP keeps no fast path (the report's `notVersioned`). */
+export class NotVersioned extends Error {}
+
+function instructionCount(fn: IrFunction): number {
+  return fn.blocks.reduce((n, b) => n + b.instructions.length, 0);
+}
+
+/** Why the region cannot be wired as `if (check) fast else original`, or undefined. */
+function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): string | undefined {
+  const { scop } = model;
+  if (!scop.exit) return 'the SCoP runs to the function\'s return';
+  const outside = predecessors(scop.entry).filter((p) => !region.has(p));
+  if (outside.length === 0) return 'its entry has no predecessor outside it';
+  // An invoke (C++: `new` before the loop) reaches the entry as its normal destination: a funnel block takes the edge.
+  if (outside.some((p) => terminator(p)?.opcode !== 'br' && terminator(p)?.opcode !== 'invoke')) return 'a predecessor of its entry does not end in a branch';
+  for (const a of model.arrays) {
+    if (a.kind === 'phi') {
+      const phi = a.value as Instruction;
+      if (phi.opcode !== 'phi') return `the PHI location ${a.name} is not a PHI`;
+      if (!phi.parent || (!region.has(phi.parent) && phi.parent !== scop.exit)) return `the PHI ${a.name} lies outside the SCoP`;
+    }
+  }
+  return undefined;
+}
+
+/** Loops of the AST that run the iterations of model loops carrying no dependence. */
+function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly RerolledLoop[], interchange: InterchangePlan | undefined): Set<AstNodeTree> {
+  const parallel = new Set(model.dependences.parallelLoops);
+  // An interchanged inner loop now runs outside its outer one: what it carried there is not known.
+  for (const n of interchange?.nests ?? []) for (const m of n.inners) parallel.delete(m);
+  // A rolled loop runs the instances of two model loops: its own check decides.
+  for (const r of rolled) {
+    if (r.parallel) parallel.add(r.loop);
+    else parallel.delete(r.loop);
+  }
+  const byName = new Map(model.statements.map((s) => [s.name, s] as const));
+  const out = new Set<AstNodeTree>();
+  visitLoops(ast, (n) => {
+    const it = n.iterator.kind === 'id' ? n.iterator.name : '';
+    const calls = statementCalls(n.body);
+    const ok = calls.length > 0 && calls.every((c) => {
+      const st = byName.get(c.name);
+      const m = c.args.findIndex((a) => a.kind === 'id' && a.name === it);
+      return st !== undefined && m >= 0 && parallel.has(st.loops[m]!);
+    });
+    if (ok) out.add(n);
+    return true;
+  });
+  return out;
+}
+
+export interface VersioningOptions {
+  readonly maxOperations: number;
+  readonly maxAliasPairs: number;
+  readonly stats: RtcStats | undefined;
+  readonly reroll: boolean;
+  /** --rtc-check-functions: each check in a function of its own (codegen/check-outline.ts). */
+  readonly checkFunctions: boolean;
+  /** --parallel: outermost parallel loops on OpenMP's threads (codegen/parallel-loop.ts), with the work per thread below which they run serially. */
+  readonly parallel: boolean;
+  readonly parallelMinWork: number;
+}
+
+/** What the pass gives the rewrite besides the model: the plans it asks for, and its log. */
+export interface VersioningHooks {
+  /**
+   * The interchange plan (undefined: none, or isl gave up) and the schedule optimizer's decision
+   * (undefined with --schedule=false; its tree is the rewrite's to free), asked for once the cheap
+   * refusals are behind and the SCoP's budget is not spent.
+   */
+  plans(model: ScopModel): { interchange: InterchangePlan | undefined; decision: ScheduleDecision | undefined };
+  debug(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * SCoP `index` of `fn` as `if (check) fast path else original`, the fast path generated from
+ * `model` (the plain model `original`, or DeLICM's). `location`: the SCoP's location in the
+ * input (the model's, unless it was rebuilt on changed IR). Throws `NotVersioned` with the reason
+ * when the SCoP keeps no fast path (the IR is then as it was), `StaleModelError` when the model
+ * names a value that no longer dominates the SCoP.
+ */
+export function versionScop(module: Module, fn: IrFunction, model: ScopModel, original: ScopModel, location: string, se: ScalarEvolution, index: number, o: VersioningOptions, hooks: VersioningHooks): VersionedScop {
+  const region = new Set(model.scop.blocks);
+  const problem = wiringProblem(original, region);
+  if (problem) throw new NotVersioned(problem);
+  const liveOuts = liveOutsOrRefuse(model, region, se);
+  const isl = model.ctx;
+  if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
+  // Cheap rejection first: no check can cover an over-approximated aliased array, so spend nothing on the plan and the check.
+  const unbounded = unboundedAliasedArray(model);
+  if (unbounded) throw new NotVersioned(unbounded);
+  let parts: CheckPart[];
+  let ast: AstNodeTree;
+  let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
+  let rolled: RerolledLoop[];
+  let extents: Map<string, AstExprTree[]>;
+  // Column walks: the outer loop innermost (transform/interchange.ts), the cached plan, made under a
+  // quota of its own (isl failing there keeps the original order); isl's scheduler and tiling
+  // (transform/schedule-optimizer.ts): a tree kept until the AST is built.
+  const { interchange, decision } = hooks.plans(model);
+  let scheduleNotUsed: string | undefined;
+  try {
+    [parts, ast, mapped, rolled, extents] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
+      isl.scope(() => {
+        const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
+        const plans = planMappedAccesses(model);
+        // The interchanged nests' statements stay unrolled.
+        const interchanged = new Set(interchange?.nests.flatMap((n) => n.statements));
+        // Loops -O3 runtime-unrolled: the remainder's statement over the whole index range instead.
+        const rerolls = o.reroll ? planRerolls(model, se, (st) => (plans.get(st)?.length ?? 0) > 0 || interchanged.has(st)) : [];
+        // [params] -> { Stmt_S[i...] : ... } with each rerolled pair replaced by its rolled statement
+        let domains = model.domains;
+        for (const r of rerolls) domains = domains.subtract(r.unrolled.domain.toUnionSet()).subtract(r.remainder.domain.toUnionSet()).union(r.domain.toUnionSet());
+        // { Stmt_S[i...] -> [t0, ...] } restricted to the domains: the original order, or the interchanged one.
+        const schedule = (interchange?.schedule ?? model.schedule).intersectDomain(domains);
+        // The optimizer's tree names the model's statements: not taken where loops are rolled.
+        if (decision?.schedule && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
+        const build = AstBuild.fromContext(model.context);
+        const tree = readAstNode(decision?.schedule && rerolls.length === 0 ? build.nodeFromSchedule(decision.schedule) : build.nodeFromScheduleMap(schedule));
+        return [p, tree, plans, rerolls, o.parallel ? domainExtents(model) : new Map<string, AstExprTree[]>()] as const;
+      }),
+    );
+  } catch (e) {
+    if (e instanceof IslError && model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
+    if (e instanceof IslQuotaError) throw new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);
+    if (e instanceof CheckTooLargeError) throw new NotVersioned(e.message);
+    if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
+    if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
+    throw e;
+  } finally {
+    decision?.schedule?.dispose();
+  }
+  const scheduled = decision?.schedule !== undefined && scheduleNotUsed === undefined;
+
+  const before = instructionCount(fn);
+  const entry = model.scop.entry;
+  const pred = singleOutsidePredecessor(entry, region);
+  const unhoist = hoistLiveOuts(liveOuts, pred);
+  const prefix = `tsopt.scop${index}`;
+  const check = insertBlock(fn, createBlock(`${prefix}.check`), fn.blocks.indexOf(entry));
+  const fastEntry = insertBlock(fn, createBlock(`${prefix}.fast`), fn.blocks.indexOf(entry));
+  const made: BasicBlock[] = [check, fastEntry];
+  let generated: readonly BasicBlock[] = [];
+  let createdSlots: Instruction[] = [];
+  let outlined: OutlinedCheck | undefined;
+  const b = new IrBuilder(check);
+  const inCheck: ScevExpander = new ScevExpander(b, {
+    iterationOf: outerIterations(se, b, region, (s) => inCheck.exact(s)),
+    isAvailable: (v) => !(v.kind === 'instruction' && v.parent !== undefined && region.has(v.parent)),
+  });
+  try {
+    // Parameters: exact values in i128 for the check, truncated to i64 for the fast path
+    // (the parameter-range part of the check makes that exact).
+    const exact = new Map<string, Value>();
+    for (const p of model.parameters) exact.set(p.name, inCheck.exact(p.expression));
+    const lookup128 = (name: string): Value => {
+      const v = exact.get(name);
+      if (!v) throw new UnsupportedCodeError(`the AST names '${name}', not a parameter`);
+      return v;
+    };
+    const e128 = new AstExprEmitter(b, 128, lookup128);
+    const emitted = emitParts(parts, b, e128, inCheck);
+    // Parameters and loop bounds in i64 on the fast path: parameters must be well inside i64.
+    const range: Value[] = [];
+    const limit = 1n << 60n;
+    for (const p of model.parameters) {
+      if (p.bits < 60 && p.expression.kind === ScevKind.Unknown) continue;
+      const v = exact.get(p.name)!;
+      range.push(b.and(b.icmp('sge', v, constInt(intType(128), -limit)), b.icmp('sle', v, constInt(intType(128), limit))));
+    }
+    const all = [...emitted];
+    if (range.length > 0) {
+      all.push({ label: 'parameter-range', c: model.parameters.filter((p) => !(p.bits < 60 && p.expression.kind === ScevKind.Unknown)).map((p) => `-2^60 <= ${p.c} && ${p.c} <= 2^60`).join(' && '), value: range.reduce((x, y) => b.and(x, y)) });
+    }
+    const combined = all.length === 0 ? constInt(intType(1), 1) : all.map((x) => x.value).reduce((x, y) => b.and(x, y));
+    outlined = o.checkFunctions ? outlineCheck(module, check, combined, checkFunctionName(fn, index)) : undefined;
+    const cond = outlined?.value ?? combined;
+    o.stats?.instrument(b, fn, location, index, cond, all, o.parallel ? ['parallel'] : []);
+    const params64 = new Map<string, Value>();
+    const lookup64 = (name: string): Value => {
+      let v = params64.get(name);
+      if (!v) {
+        v = b.trunc(lookup128(name), intType(64));
+        params64.set(name, v);
+      }
+      return v;
+    };
+    // Parameters for the fast path are computed in the check block (it dominates the fast path).
+    for (const p of model.parameters) lookup64(p.name);
+    const mappedSizes = mappedArraySizes(mapped, (size) => b.trunc(sizeValue(size, inCheck, b), intType(64)));
+
+    // The fast path.
+    const md = new MetadataTable(module);
+    const arrays = model.arrays.filter((a) => a.kind === 'array');
+    const scopes = md.scopes(fastPathName(fn.name, location), arrays.map((a) => a.name));
+    const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
+    const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
+    for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
+    const parallel = scheduled ? markedParallelLoops(ast) : parallelAstLoops(ast, model, rolled, interchange);
+    const rolledByName = new Map(rolled.map((r) => [r.statement.name, r] as const));
+    const groups = new Map<AstNodeTree, string>();
+    for (const n of parallel) groups.set(n, md.accessGroup());
+    const byName = new Map<string, ScopStatementModel>(model.statements.map((s) => [s.name, s] as const));
+    const slots = scalarSlots(fn, model, region, fb0(fastEntry));
+    createdSlots = [...slots.values()];
+    let enclosingGroups: string[] = [];
+    const decorateAccess = (copy: Instruction, array: ScopArray): void => {
+      copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!]) });
+      const others = arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!);
+      if (others.length > 0) copy.metadata.push({ name: 'noalias', ref: md.list(others) });
+      if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
+      else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
+    };
+    const fb = new IrBuilder(fastEntry);
+    const candidates = o.parallel ? parallelCandidates(ast, parallel) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
+    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'));
+    const gen = new AstToIr(fb, {
+      parallel: par.hook,
+      parameter: lookup64,
+      statement: (name, args, builder, enclosing) => {
+        const roll = rolledByName.get(name);
+        // A rolled statement runs the remainder's body (named after the unrolled loop when the remainder is a block).
+        const st = roll?.remainder ?? byName.get(name);
+        if (!st) throw new UnsupportedCodeError(`the AST names an unknown statement ${name}`);
+        // A rolled statement's last counter is the index from the loop's start, not the remainder's iteration.
+        const counted = roll ? roll.statement.loops.slice(0, -1) : st.loops;
+        const iterations = new Map<ScevLoop, Value>(counted.map((l, k) => [l.loop, args[k]!] as const));
+        enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
+        const scalars = statementScalars(st, slots, mappedAccessHooks(mapped.get(st) ?? [], args, {
+          parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess, newBlock: (n) => gen.newBlock(n), regionBlocks: region,
+        }));
+        const header = roll
+          ? (hb: IrBuilder) => rolledHeaderValues(roll, se, hb, args[args.length - 1]!, iterations, (v) => !(v.kind === 'instruction' && v.parent !== undefined && region.has(v.parent)))
+          : undefined;
+        copyStatement({
+          module, se, regionBlocks: region,
+          decorate: (copy, original) => {
+            const array = arrayOfInst.get(original);
+            if (array) decorateAccess(copy, array);
+          },
+        }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb) => new Map([...(scalars.atStart?.(hb) ?? []), ...header(hb)]) } : scalars);
+      },
+      loop: (loop) => {
+        const g = groups.get(loop.node);
+        // No `llvm.loop.vectorize.enable`: it makes the loop vectorizer ignore its cost model, and
+        // on -O3's runtime-unrolled statements (stride-2 and stride-4 accesses) the forced
+        // interleaved-group code ran gemm 1.5x slower than the scalar loop SLP vectorizes.
+        loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.fastPathLoop(fastPathName(fn.name, location), loop.depth, g) });
+      },
+    }, prefix);
+    generated = gen.blocks;
+    gen.generate(ast);
+    // Before anything outside the new blocks changes: a model built before an earlier SCoP of
+    // this function was versioned may name a definition that no longer dominates this SCoP.
+    checkOperandsDominate(fn, pred, [...made, ...generated], liveOuts.hoisted);
+    mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
+    // Once the fast path is complete: what reads its scalar slots after a parallel loop is known.
+    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}) }));
+    if (o.parallel && candidates.size === 0) {
+      omp.push({ loop: '(none)', why: parallel.size === 0 ? 'every loop of the fast path carries a dependence' : 'no loop without a dependence has bounds known before it runs' });
+    }
+    // Wire: pred → check → (fast | original).
+    b.positionAtEnd(check).condBr(cond, fastEntry, entry);
+    outlined?.eraseUnused();
+    const t = terminator(pred)!;
+    t.operands.forEach((op, k) => {
+      if (op === entry) setOperand(t, k, check);
+    });
+    replacePhiIncomingBlock(entry, pred, check);
+    const growth = instructionCount(fn) - before;
+    const runtimeCheck = conjunction(all.map((x) => x.c));
+    hooks.debug({ function: fn.name, scop: location, runtimeCheck }, 'versioned');
+    return {
+      function: fn.name, location, runtimeCheck,
+      parts: all.map(reportedPart), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length, ompLoops: omp,
+      interchanged: (interchange?.nests ?? []).map((n) => nestLabel(model, n)),
+      interchangeRefused: (interchange?.refused ?? []).map((r) => `${nestLabel(model, r)}: ${r.why}`),
+      schedule: decision ? { decision, used: scheduled, notUsed: scheduleNotUsed } : undefined,
+    };
+  } catch (e) {
+    undo([...made, ...generated]);
+    o.stats?.forget(index);
+    if (outlined) removeCheckFunction(module, outlined);
+    unhoist();
+    for (const slot of createdSlots) if (slot.uses.length === 0) eraseInstruction(slot);
+    if (e instanceof UnsupportedCodeError || e instanceof NotExpandableError) throw new NotVersioned(e.message);
+    throw e;
+  }
+}
+
+/** The label of the model loop an AST loop runs (through the statements it runs), or its iterator. */
+function astLoopLabel(node: Extract<AstNodeTree, { kind: 'for' }>, model: ScopModel): string {
+  const it = node.iterator.kind === 'id' ? node.iterator.name : '';
+  for (const call of statementCalls(node.body)) {
+    const st = model.statements.find((s) => s.name === call.name);
+    const m = call.args.findIndex((a) => a.kind === 'id' && a.name === it);
+    const loop = st && m >= 0 ? st.loops[m] : undefined;
+    if (loop) return model.loopLabels.get(loop) ?? it;
+  }
+  return it;
+}
+
+/** What code after the SCoP needs from it (codegen/live-outs.ts), or why it cannot be given. */
+function liveOutsOrRefuse(model: ScopModel, region: ReadonlySet<BasicBlock>, se: ScalarEvolution): LiveOuts {
+  try {
+    return planLiveOuts(model, region, (v) => se.nameOf(v));
+  } catch (e) {
+    if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
+    throw e;
+  }
+}
+
+/**
+ * The one predecessor of `entry` outside the region; when there are several, or one ending in an
+ * invoke, a new block they all branch to, holding PHIs for the values `entry`'s PHIs took from them.
+ */
+function singleOutsidePredecessor(entry: BasicBlock, region: ReadonlySet<BasicBlock>): BasicBlock {
+  const outside = [...new Set(predecessors(entry).filter((p) => !region.has(p)))];
+  // Instructions are hoisted before the predecessor's terminator: not before an invoke, whose value is defined only past it.
+  if (outside.length === 1 && terminator(outside[0]!)?.opcode === 'br') return outside[0]!;
+  const fn = entry.parent!;
+  const funnel = insertBlock(fn, createBlock(`${entry.name ?? 'scop'}.tsopt.entry`), fn.blocks.indexOf(entry));
+  const b = new IrBuilder(funnel);
+  const merges: [Instruction, Instruction][] = [];
+  for (const phi of entry.instructions) {
+    if (phi.opcode !== 'phi') break;
+    const incoming: [Value, BasicBlock][] = [];
+    for (let k = phi.incomingBlocks!.length - 1; k >= 0; k--) {
+      const from = phi.incomingBlocks![k]!;
+      if (region.has(from)) continue;
+      incoming.unshift([phi.operands[k]!, from]);
+    }
+    merges.push([phi, b.phi(phi.type, phi.name, incoming)]);
+  }
+  for (const from of outside) removePhiIncoming(entry, from);
+  for (const [phi, merged] of merges) addIncoming(phi, merged, funnel);
+  b.br(entry);
+  for (const p of outside) {
+    const t = terminator(p)!;
+    t.operands.forEach((op, k) => {
+      if (op === entry) setOperand(t, k, funnel);
+    });
+  }
+  return funnel;
+}
+
+/** A builder at the end of the fast path's entry block. */
+function fb0(block: BasicBlock): IrBuilder {
+  return new IrBuilder(block);
+}
+
+/**
+ * One stack slot per scalar of the model (Polly's demotion of scalars to memory), made in the
+ * function's entry block; PHIs with an incoming value from before the SCoP get it stored in
+ * their slot at the start of the fast path (`init`).
+ */
+function scalarSlots(fn: IrFunction, model: ScopModel, region: ReadonlySet<BasicBlock>, init: IrBuilder): Map<ScopArray, Instruction> {
+  const slots = new Map<ScopArray, Instruction>();
+  const entry = fn.blocks[0]!;
+  for (const a of model.arrays) {
+    if (a.kind === 'array') continue;
+    const v = a.value as Instruction;
+    const slot = new IrBuilder().positionAtStart(entry).alloca(v.type, `${v.name ?? 'scalar'}.${a.kind === 'phi' ? 'phiops' : 's2a'}`);
+    slots.set(a, slot);
+    if (a.kind === 'phi' && v.parent && region.has(v.parent)) {
+      v.operands.forEach((incoming, k) => {
+        if (!region.has(v.incomingBlocks![k]!)) init.store(incoming, slot);
+      });
+    }
+  }
+  return slots;
+}
+
+/** The sizes (i64, from `size`) of the arrays some mapped access goes to. */
+function mappedArraySizes(plans: ReadonlyMap<ScopStatementModel, readonly MappedAccessPlan[]>, size: (e: ScopArray['sizes'][number]) => Value): Map<ScopArray, Value[]> {
+  const sizes = new Map<ScopArray, Value[]>();
+  for (const plan of [...plans.values()].flat()) {
+    const array = plan.access.array;
+    if (!sizes.has(array)) sizes.set(array, array.sizes.map(size));
+  }
+  return sizes;
+}
+
+/** The statement's scalars: slot reads and writes, and DeLICM's mapped accesses (`mapped`, loads and stores of array elements). */
+function statementScalars(st: ScopStatementModel, slots: ReadonlyMap<ScopArray, Instruction>, mapped: Pick<StatementScalars, 'atStart' | 'atEnd'>): StatementScalars {
+  const reads = new Map<Value, Instruction>();
+  const writes: { slot: Instruction; value: Value }[] = [];
+  for (const acc of st.accesses) {
+    // Mapped scalars (array.kind === 'array') are `mapped`'s.
+    if (acc.array.kind === 'array' || !acc.scalar) continue;
+    const slot = slots.get(acc.array)!;
+    if (acc.kind === 'read') reads.set(acc.scalar.value, slot);
+    else if (acc.scalar.kind === 'phi') {
+      if (!acc.scalar.incoming) throw new UnsupportedCodeError(`a write of the PHI ${acc.array.name} without its incoming value`);
+      writes.push({ slot, value: acc.scalar.incoming });
+    } else writes.push({ slot, value: acc.scalar.value });
+  }
+  return { reads, writes, ...mapped };
+}
+
+/** Removes blocks made for a SCoP whose fast path could not be generated. */
+function undo(blocks: readonly BasicBlock[]): void {
+  for (const block of blocks) for (const inst of block.instructions) dropAllOperands(inst);
+  for (const block of blocks) if (block.parent) eraseBlock(block);
+}
