@@ -116,6 +116,15 @@ interface FunctionState {
   locals: Map<string, Value>;
 }
 
+/** Which parser method reads each opcode the binary and cast tables do not cover. */
+const INSTRUCTION_GROUPS = new Map<string, 'compareOrValue' | 'memoryInstruction' | 'controlInstruction' | 'aggregateInstruction' | 'exceptionPadInstruction'>([
+  ['icmp', 'compareOrValue'], ['fcmp', 'compareOrValue'], ['phi', 'compareOrValue'], ['select', 'compareOrValue'], ['fneg', 'compareOrValue'], ['freeze', 'compareOrValue'], ['va_arg', 'compareOrValue'],
+  ['load', 'memoryInstruction'], ['store', 'memoryInstruction'], ['getelementptr', 'memoryInstruction'], ['alloca', 'memoryInstruction'], ['fence', 'memoryInstruction'], ['cmpxchg', 'memoryInstruction'], ['atomicrmw', 'memoryInstruction'],
+  ['br', 'controlInstruction'], ['ret', 'controlInstruction'], ['switch', 'controlInstruction'], ['unreachable', 'controlInstruction'], ['indirectbr', 'controlInstruction'], ['resume', 'controlInstruction'], ['call', 'controlInstruction'], ['tail', 'controlInstruction'], ['musttail', 'controlInstruction'], ['notail', 'controlInstruction'], ['invoke', 'controlInstruction'], ['callbr', 'controlInstruction'],
+  ['extractvalue', 'aggregateInstruction'], ['insertvalue', 'aggregateInstruction'], ['extractelement', 'aggregateInstruction'], ['insertelement', 'aggregateInstruction'], ['shufflevector', 'aggregateInstruction'],
+  ['landingpad', 'exceptionPadInstruction'], ['catchswitch', 'exceptionPadInstruction'], ['catchpad', 'exceptionPadInstruction'], ['cleanuppad', 'exceptionPadInstruction'], ['catchret', 'exceptionPadInstruction'], ['cleanupret', 'exceptionPadInstruction'],
+]);
+
 class Parser {
   private readonly lex: Lexer;
   private readonly m: Module;
@@ -1081,6 +1090,14 @@ class Parser {
       const to = this.parseType();
       return this.tail(createInstruction(word as Opcode, to, [v]));
     }
+    const group = INSTRUCTION_GROUPS.get(word);
+    if (group === undefined) throw lex.error(`unsupported instruction '${word}'`, start);
+    return this[group](word, start);
+  }
+
+  /** The instruction after its opcode `word`: comparisons, PHIs, select, fneg, freeze and va_arg. */
+  private compareOrValue(word: string, start: number): Instruction {
+    const lex = this.lex;
     switch (word) {
       case 'icmp':
       case 'fcmp': {
@@ -1093,27 +1110,6 @@ class Parser {
         const b = this.parseValue(t);
         const rt = t.kind === 'vector' ? vectorOf(i1, t.length, t.scalable) : i1;
         return this.tail(createInstruction(word, rt, [a, b], { predicate, fastMath: fmf }));
-      }
-      case 'load':
-        return this.parseLoad();
-      case 'store':
-        return this.parseStore();
-      case 'getelementptr': {
-        const flags = this.eatWord('inbounds') ? InstFlag.InBounds : 0;
-        const sourceElementType = this.parseType();
-        const ops: Value[] = [];
-        while (this.eatPunct(',')) {
-          if (lex.tok() === Tok.MetadataVar) {
-            const inst = createInstruction('getelementptr', gepResultType(sourceElementType, ops), ops, {
-              flags,
-              sourceElementType,
-            });
-            this.tailItem(inst);
-            return this.tail(inst);
-          }
-          ops.push(this.typedValue());
-        }
-        return createInstruction('getelementptr', gepResultType(sourceElementType, ops), ops, { flags, sourceElementType });
       }
       case 'phi': {
         const fastMath = this.fastMathFlags();
@@ -1136,6 +1132,114 @@ class Parser {
           }
         }
       }
+      case 'select': {
+        const fastMath = this.fastMathFlags();
+        const c = this.typedValue();
+        this.expectPunct(',');
+        const a = this.typedValue();
+        this.expectPunct(',');
+        const b = this.typedValue();
+        return this.tail(createInstruction('select', a.type, [c, a, b], { fastMath }));
+      }
+      case 'fneg': {
+        const fastMath = this.fastMathFlags();
+        const v = this.typedValue();
+        return this.tail(createInstruction('fneg', v.type, [v], { fastMath }));
+      }
+      case 'freeze': {
+        const v = this.typedValue();
+        return this.tail(createInstruction('freeze', v.type, [v]));
+      }
+      case 'va_arg': {
+        const v = this.typedValue();
+        this.expectPunct(',');
+        const t = this.parseType();
+        return this.tail(createInstruction('va_arg', t, [v]));
+      }
+      default:
+        throw lex.error(`unsupported instruction '${word}'`, start);
+    }
+  }
+
+  /** The instruction after its opcode `word`: loads, stores, GEPs, allocas and the atomics. */
+  private memoryInstruction(word: string, start: number): Instruction {
+    const lex = this.lex;
+    switch (word) {
+      case 'load':
+        return this.parseLoad();
+      case 'store':
+        return this.parseStore();
+      case 'getelementptr': {
+        const flags = this.eatWord('inbounds') ? InstFlag.InBounds : 0;
+        const sourceElementType = this.parseType();
+        const ops: Value[] = [];
+        while (this.eatPunct(',')) {
+          if (lex.tok() === Tok.MetadataVar) {
+            const inst = createInstruction('getelementptr', gepResultType(sourceElementType, ops), ops, {
+              flags,
+              sourceElementType,
+            });
+            this.tailItem(inst);
+            return this.tail(inst);
+          }
+          ops.push(this.typedValue());
+        }
+        return createInstruction('getelementptr', gepResultType(sourceElementType, ops), ops, { flags, sourceElementType });
+      }
+      case 'alloca': {
+        let flags = 0;
+        for (;;) {
+          if (this.eatWord('inalloca')) flags |= InstFlag.InAlloca;
+          else if (this.eatWord('swifterror')) flags |= InstFlag.SwiftError;
+          else break;
+        }
+        const allocatedType = this.parseType();
+        const inst = createInstruction('alloca', pointerTo(allocatedType), [], { flags, allocatedType });
+        if (this.eatPunct(',')) {
+          if (lex.tok() === Tok.Word && (lex.isWord('align') || lex.isWord('addrspace'))) this.tailItem(inst);
+          else if (lex.tok() === Tok.MetadataVar) this.tailItem(inst);
+          else appendOp(inst, this.typedValue());
+        }
+        return this.tail(inst);
+      }
+      case 'fence': {
+        const atomic = this.atomicOrdering();
+        return this.tail(createInstruction('fence', voidType, [], { atomic }));
+      }
+      case 'cmpxchg': {
+        let flags = 0;
+        if (this.eatWord('weak')) flags |= InstFlag.Weak;
+        if (this.eatWord('volatile')) flags |= InstFlag.Volatile;
+        const p = this.typedValue();
+        this.expectPunct(',');
+        const cmp = this.typedValue();
+        this.expectPunct(',');
+        const nv = this.typedValue();
+        const atomic = this.atomicOrdering();
+        atomic.failureOrdering = lex.tokenText;
+        lex.next();
+        const rt = literalStruct([cmp.type, i1]);
+        return this.tail(createInstruction('cmpxchg', rt, [p, cmp, nv], { flags, atomic }));
+      }
+      case 'atomicrmw': {
+        const flags = this.eatWord('volatile') ? InstFlag.Volatile : 0;
+        const rmwOperation = lex.tokenText;
+        lex.next();
+        const p = this.typedValue();
+        this.expectPunct(',');
+        const v = this.typedValue();
+        const atomic = this.atomicOrdering();
+        return this.tail(createInstruction('atomicrmw', v.type, [p, v], { flags, atomic, rmwOperation }));
+      }
+      default:
+        throw lex.error(`unsupported instruction '${word}'`, start);
+    }
+  }
+
+  /** The instruction after its opcode `word`: terminators and calls. */
+  private controlInstruction(word: string, start: number): Instruction {
+    const lex = this.lex;
+    switch (word) {
       case 'br': {
         if (lex.isWord('label')) return this.tail(createInstruction('br', voidType, [this.parseLabel()]));
         const c = this.typedValue();
@@ -1163,31 +1267,6 @@ class Parser {
       }
       case 'invoke':
         return this.parseCall('invoke', 0);
-      case 'select': {
-        const fastMath = this.fastMathFlags();
-        const c = this.typedValue();
-        this.expectPunct(',');
-        const a = this.typedValue();
-        this.expectPunct(',');
-        const b = this.typedValue();
-        return this.tail(createInstruction('select', a.type, [c, a, b], { fastMath }));
-      }
-      case 'alloca': {
-        let flags = 0;
-        for (;;) {
-          if (this.eatWord('inalloca')) flags |= InstFlag.InAlloca;
-          else if (this.eatWord('swifterror')) flags |= InstFlag.SwiftError;
-          else break;
-        }
-        const allocatedType = this.parseType();
-        const inst = createInstruction('alloca', pointerTo(allocatedType), [], { flags, allocatedType });
-        if (this.eatPunct(',')) {
-          if (lex.tok() === Tok.Word && (lex.isWord('align') || lex.isWord('addrspace'))) this.tailItem(inst);
-          else if (lex.tok() === Tok.MetadataVar) this.tailItem(inst);
-          else appendOp(inst, this.typedValue());
-        }
-        return this.tail(inst);
-      }
       case 'switch': {
         const c = this.typedValue();
         this.expectPunct(',');
@@ -1203,6 +1282,30 @@ class Parser {
       }
       case 'unreachable':
         return this.tail(createInstruction('unreachable', voidType, []));
+      case 'resume':
+        return this.tail(createInstruction('resume', voidType, [this.typedValue()]));
+      case 'indirectbr': {
+        const ops = [this.typedValue()];
+        this.expectPunct(',');
+        this.expectPunct('[');
+        while (!lex.isPunct(']')) {
+          ops.push(this.parseLabel());
+          if (!this.eatPunct(',')) break;
+        }
+        this.expectPunct(']');
+        return this.tail(createInstruction('indirectbr', voidType, ops));
+      }
+      case 'callbr':
+        return this.parseCall('callbr', 0);
+      default:
+        throw lex.error(`unsupported instruction '${word}'`, start);
+    }
+  }
+
+  /** The instruction after its opcode `word`: aggregate and vector element operations. */
+  private aggregateInstruction(word: string, start: number): Instruction {
+    const lex = this.lex;
+    switch (word) {
       case 'extractvalue':
       case 'insertvalue': {
         const agg = this.typedValue();
@@ -1249,21 +1352,15 @@ class Parser {
         const rt = vectorOf(el, mt ? mt.length : 0, mt ? mt.scalable : false);
         return this.tail(createInstruction('shufflevector', rt, [a, b, mask]));
       }
-      case 'fneg': {
-        const fastMath = this.fastMathFlags();
-        const v = this.typedValue();
-        return this.tail(createInstruction('fneg', v.type, [v], { fastMath }));
-      }
-      case 'freeze': {
-        const v = this.typedValue();
-        return this.tail(createInstruction('freeze', v.type, [v]));
-      }
-      case 'va_arg': {
-        const v = this.typedValue();
-        this.expectPunct(',');
-        const t = this.parseType();
-        return this.tail(createInstruction('va_arg', t, [v]));
-      }
+      default:
+        throw lex.error(`unsupported instruction '${word}'`, start);
+    }
+  }
+
+  /** The instruction after its opcode `word`: landing pads and the funclet pads and their returns. */
+  private exceptionPadInstruction(word: string, start: number): Instruction {
+    const lex = this.lex;
+    switch (word) {
       case 'landingpad': {
         const t = this.parseType();
         const flags = this.eatWord('cleanup') ? InstFlag.Cleanup : 0;
@@ -1276,48 +1373,6 @@ class Parser {
           ops.push(this.typedValue());
         }
         return this.tail(createInstruction('landingpad', t, ops, { flags, clauses }));
-      }
-      case 'resume':
-        return this.tail(createInstruction('resume', voidType, [this.typedValue()]));
-      case 'indirectbr': {
-        const ops = [this.typedValue()];
-        this.expectPunct(',');
-        this.expectPunct('[');
-        while (!lex.isPunct(']')) {
-          ops.push(this.parseLabel());
-          if (!this.eatPunct(',')) break;
-        }
-        this.expectPunct(']');
-        return this.tail(createInstruction('indirectbr', voidType, ops));
-      }
-      case 'fence': {
-        const atomic = this.atomicOrdering();
-        return this.tail(createInstruction('fence', voidType, [], { atomic }));
-      }
-      case 'cmpxchg': {
-        let flags = 0;
-        if (this.eatWord('weak')) flags |= InstFlag.Weak;
-        if (this.eatWord('volatile')) flags |= InstFlag.Volatile;
-        const p = this.typedValue();
-        this.expectPunct(',');
-        const cmp = this.typedValue();
-        this.expectPunct(',');
-        const nv = this.typedValue();
-        const atomic = this.atomicOrdering();
-        atomic.failureOrdering = lex.tokenText;
-        lex.next();
-        const rt = literalStruct([cmp.type, i1]);
-        return this.tail(createInstruction('cmpxchg', rt, [p, cmp, nv], { flags, atomic }));
-      }
-      case 'atomicrmw': {
-        const flags = this.eatWord('volatile') ? InstFlag.Volatile : 0;
-        const rmwOperation = lex.tokenText;
-        lex.next();
-        const p = this.typedValue();
-        this.expectPunct(',');
-        const v = this.typedValue();
-        const atomic = this.atomicOrdering();
-        return this.tail(createInstruction('atomicrmw', v.type, [p, v], { flags, atomic, rmwOperation }));
       }
       case 'catchswitch': {
         // catchswitch within %parent [label %h, ...] unwind (to caller | label %u)
@@ -1365,8 +1420,6 @@ class Parser {
         else ops.push(this.parseLabel());
         return this.tail(createInstruction('cleanupret', voidType, ops, { unwindToCaller }));
       }
-      case 'callbr':
-        return this.parseCall('callbr', 0);
       default:
         throw lex.error(`unsupported instruction '${word}'`, start);
     }
