@@ -19,7 +19,7 @@ import type { Ctx } from 'isl-wasm';
 export const defaultScopMaxOperations = 20_000_000;
 
 /** The steps, as reports name them. */
-export type BudgetStep = 'delinearization' | 'model' | 'dependences' | 'delicm' | 'interchange' | 'schedule' | 'check and AST';
+export type BudgetStep = 'delinearization' | 'model' | 'dependences' | 'dataflow' | 'delicm' | 'interchange' | 'schedule' | 'check and AST';
 
 /** What one step spent: isl operations, and wall-clock milliseconds (JS work included) when it ran under the budget. */
 export interface StepUse {

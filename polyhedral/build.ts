@@ -136,8 +136,9 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
     loops: scop.loops,
     schedule,
     assumedContext,
-    // The exact relations, for printers and tests: a step of the SCoP's budget, under the model's quota.
-    later: (exact) => budget.run(ctx, 'dependences', maxOperations, exact),
+    // The exact relations, computed when first read (the schedule optimizer, printers): a step of
+    // the SCoP's budget of its own, under the model's quota; not part of modelling the SCoP.
+    later: (exact) => budget.run(ctx, 'dataflow', maxOperations, exact),
   }));
 
   const model: ScopModel = {

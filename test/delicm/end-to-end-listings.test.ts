@@ -13,9 +13,9 @@ const work = tempDir('tsopt-delicm-e2e-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const builds = new Map<string, E2eBuild>();
-function build(name: string, passes = 'delicm,versioning'): E2eBuild {
-  const key = `${name} ${passes}`;
-  if (!builds.has(key)) builds.set(key, buildThrough(name, passes, work, findKernel(name).libs));
+function build(name: string, passes = 'delicm,versioning', flags: readonly string[] = []): E2eBuild {
+  const key = `${name} ${passes} ${flags.join(' ')}`;
+  if (!builds.has(key)) builds.set(key, buildThrough(name, passes, work, findKernel(name).libs, flags));
   return builds.get(key)!;
 }
 const kernelFunction = (n: number) => `kernel_listing${n}`;
@@ -39,8 +39,11 @@ describe.each([1, 2, 3, 4])('Listing %i through --passes=delicm,versioning', (n)
     expect(accesses.filter((a) => !/!llvm\.access\.group/.test(a))).toEqual([]);
   }, 300_000);
 
+  // In the original order (--schedule=false): what DeLICM's mappings free is the model's parallel
+  // loops; the schedule optimizer then tiles Listing 1's nest and not the others' (their sums now
+  // live in C[i], which it keeps in order), so the counts of its loops would differ.
   test('the parallel loops of the array-only Listing 1', () => {
-    const loops = (m: number) => build(`delicm-listing${m}`).scops(kernelFunction(m)).map((s) => s.fastPathParallelLoops);
+    const loops = (m: number) => build(`delicm-listing${m}`, 'delicm,versioning', ['--schedule=false']).scops(kernelFunction(m)).map((s) => s.fastPathParallelLoops);
     expect(loops(n)).toEqual(loops(1));
     expect(loops(1)).toEqual([1]);
   }, 300_000);

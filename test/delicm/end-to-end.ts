@@ -32,8 +32,8 @@ export interface E2eBuild {
 }
 
 /** Builds kernel `name` through tsopt with `passes`, in `work`. */
-export function buildThrough(name: string, passes: string, work: string, libs: readonly string[]): E2eBuild {
-  return buildBitcodeThrough(compileKernelToIr(name, O3), name, passes, work, libs);
+export function buildThrough(name: string, passes: string, work: string, libs: readonly string[], flags: readonly string[] = []): E2eBuild {
+  return buildBitcodeThrough(compileKernelToIr(name, O3), name, passes, work, libs, flags);
 }
 
 /** Builds a C file of fixtures/ (a program without arguments or libraries) through tsopt with `passes`, in `work`. */
@@ -41,10 +41,10 @@ export function buildFixtureThrough(file: string, passes: string, work: string):
   return buildBitcodeThrough(compileToIr(path.join(__dirname, 'fixtures', file), O3), path.basename(file, '.c'), passes, work, []);
 }
 
-function buildBitcodeThrough(bitcode: Buffer, name: string, passes: string, work: string, libs: readonly string[]): E2eBuild {
-  const stem = path.join(work, `${name}.${passes.replace(/\W/g, '_')}`);
+function buildBitcodeThrough(bitcode: Buffer, name: string, passes: string, work: string, libs: readonly string[], flags: readonly string[] = []): E2eBuild {
+  const stem = path.join(work, `${name}.${[passes, ...flags].join(' ').replace(/\W/g, '_')}`);
   const report = `${stem}.json`;
-  const text = runOk('node', [tsopt, `--passes=${passes}`, '--verify-each', '--no-post', '-S', `--report=${report}`], bitcode).toString();
+  const text = runOk('node', [tsopt, `--passes=${passes}`, ...flags, '--verify-each', '--no-post', '-S', `--report=${report}`], bitcode).toString();
   // --passes=none alone is the identity: the post pipeline runs when named.
   const optimized = runOk('node', [tsopt, '--passes=none', `--post-pipeline=${POST_PIPELINE}`], text);
   runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', `${stem}.o`], optimized);

@@ -90,13 +90,18 @@ test('random nest 29 (29 statements from -O3\'s runtime unrolling): the same par
 }, 300_000);
 
 test('random nest 20: versioning spends a fraction of what the exact dataflow cost (7.6M isl operations)', () => {
-  const report = path.join(work, 'seed20.json');
-  const r = tsopt(['--passes=versioning', `--report=${report}`, seedBitcode(20), '-o', '/dev/null']);
-  expect(r.status).toBe(0);
-  const [scop] = (JSON.parse(fs.readFileSync(report, 'utf8')) as { functions: { scops: { statements: number; islOperations: number; islOperationsBySteps: Record<string, number> }[] }[] }).functions.flatMap((f) => f.scops);
-  expect(scop!.statements).toBe(21);
-  expect(scop!.islOperationsBySteps.dependences).toBeLessThan(1_000_000);
-  expect(scop!.islOperations).toBeLessThan(2_000_000);
+  const spent = (flags: readonly string[]) => {
+    const report = path.join(work, `seed20${flags.join('')}.json`);
+    const r = tsopt(['--passes=versioning', ...flags, `--report=${report}`, seedBitcode(20), '-o', '/dev/null']);
+    expect(r.status).toBe(0);
+    const [scop] = (JSON.parse(fs.readFileSync(report, 'utf8')) as { functions: { scops: { statements: number; islOperations: number; islOperationsBySteps: Record<string, number> }[] }[] }).functions.flatMap((f) => f.scops);
+    expect(scop!.statements).toBe(21);
+    return scop!;
+  };
+  // Parallel loops from array conflicts: the exact dataflow is never computed.
+  expect(spent(['--schedule=false']).islOperationsBySteps.dependences).toBeLessThan(1_000_000);
+  // The schedule optimizer reads the dataflow, within its quota: the SCoP's total stays bounded.
+  expect(spent([]).islOperations).toBeLessThan(2_000_000);
 }, 300_000);
 
 test('print<dependences> where the exact dataflow outruns --isl-max-operations (random nest 20, 7.6M): the model stays, with its parallel loops', () => {

@@ -38,10 +38,15 @@ test('tscc -fopenmp: parallel loops on OpenMP\'s threads, output as clang -O3 -f
   const want = run(reference, 2);
   expect(want.split('\n').filter((l) => l !== '')).toHaveLength(5);
   for (const threads of [1, 2, 4]) expect(run(exe, threads)).toBe(want);
+  // Tiled by the schedule optimizer, mm's fast path still runs loops in parallel.
+  const tiled = (JSON.parse(fs.readFileSync(report, 'utf8')) as { functions: { name: string; scops: Scop[] }[] }).functions;
+  expect(tiled.find((f) => f.name === 'mm')!.scops[0]!.ompParallelLoops!.length).toBeGreaterThan(0);
   // At this size jacobi's sweeps are below the default work per thread and run serially; with no
-  // minimum every parallel loop forks, odd trip counts split unevenly.
+  // minimum every parallel loop forks, odd trip counts split unevenly. In the original order
+  // (--schedule=false; the tiled mm above has three parallel nests, one inside a tile loop) the
+  // forks below can be counted by hand.
   const eager = path.join(work, 'omp-eager');
-  tscc(['-O3', '-fopenmp', source, '-o', eager], '--verify-each --parallel-min-work=0 --rtc-stats');
+  tscc(['-O3', '-fopenmp', source, '-o', eager], `--verify-each --parallel-min-work=0 --rtc-stats --schedule=false --report=${report}`);
   for (const threads of [2, 3, 4]) expect(run(eager, threads)).toBe(want);
   // --rtc-stats counts the teams started: mm's top-level call forks once, its four calls from the
   // program's own parallel region never (they run serially on their threads); jacobi's two
