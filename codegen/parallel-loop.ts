@@ -108,13 +108,14 @@ export function parallelCodegen(
     let team: { threads: Value; thread: Value } | undefined;
     return {
       serial(b, n, enclosing) {
-        // Work per iteration of `node`: per statement under it, the product of the extents of
-        // its dimensions that vary inside it (their subscripts use neither its iterator nor an
-        // outer one), summed; in double, which cannot overflow.
-        const outer = new Set([...enclosing, node].map(iteratorOf));
+        // The work of one run of `node`: per statement under it, the product of the extents of
+        // its dimensions that vary within that run (their subscripts use no iterator of a loop
+        // around it; a tile loop's statements vary along its iterator and the point loops'),
+        // summed; in double, which cannot overflow.
+        const outer = new Set(enclosing.map(iteratorOf));
         const e64 = new AstExprEmitter(b, 64, param64);
         const d = doubleTy;
-        let perIteration: Value | undefined;
+        let runWork: Value | undefined;
         for (const call of statementCalls(node.body)) {
           let product: Value = b.cast('sitofp', constInt(i64, 1), d);
           call.args.forEach((arg, k) => {
@@ -125,9 +126,10 @@ export function parallelCodegen(
             const positive = b.select(b.icmp('sgt', v, constInt(i64, 0)), v, constInt(i64, 0));
             product = b.binary('fmul', product, b.cast('sitofp', positive, d));
           });
-          perIteration = perIteration ? b.binary('fadd', perIteration, product) : product;
+          runWork = runWork ? b.binary('fadd', runWork, product) : product;
         }
-        const work = b.binary('fmul', b.cast('sitofp', n, d), perIteration ?? b.cast('sitofp', constInt(i64, 1), d));
+        // No iteration at all: no work (a box of empty extents may still count one).
+        const work = b.select(b.icmp('sgt', n, constInt(i64, 0)), runWork ?? b.cast('sitofp', constInt(i64, 1), d), b.cast('sitofp', constInt(i64, 0), d));
         const threads = b.call(runtime('omp_get_max_threads', i32), [], 'omp.max');
         const inParallel = b.icmp('ne', b.call(runtime('omp_in_parallel', i32), [], 'omp.in'), constInt(i32, 0));
         const few = b.icmp('slt', threads, constInt(i32, 2));

@@ -23,7 +23,7 @@ import { ScevKind, type ScevLoop } from '../analysis/scev';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
 import { nestLabel, type InterchangePlan } from '../transform/interchange';
-import { markedParallelLoops, type ScheduleDecision } from '../transform/schedule-optimizer';
+import { markedParallelLoops, parallelTileMark, type ScheduleDecision } from '../transform/schedule-optimizer';
 import { AstExprEmitter } from './ast-expr';
 import { AstToIr, statementCalls, visitLoops } from './ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './block-generator';
@@ -275,7 +275,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
     };
     const fb = new IrBuilder(fastEntry);
-    const candidates = o.parallel ? parallelCandidates(ast, parallel) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
+    // With the optimizer's tree, a coincident member's tile loop is the outermost loop worth threads.
+    const threadable = scheduled ? new Set([...parallel, ...markedParallelLoops(ast, [parallelTileMark])]) : parallel;
+    const candidates = o.parallel ? parallelCandidates(ast, threadable) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
     const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'));
     const gen = new AstToIr(fb, {
       parallel: par.hook,

@@ -15,7 +15,9 @@
 //
 // A member isl marks coincident has distance zero on every pair its outer bands do not order:
 // its loops carry nothing (also inside a tile); they are marked `tsopt_parallel`, every other loop
-// `tsopt_sequential`, and versioning gives the parallel ones their access groups.
+// `tsopt_sequential`, and versioning gives the parallel ones their access groups. A tile loop of a
+// coincident member carries nothing either, but is not vectorized: it is marked
+// `tsopt_parallel_tile`, which only OpenMP reads (the outermost loop worth running on threads).
 //
 // The cost model keeps the base schedule when isl's is not better: when some statement's
 // innermost loop would walk more accesses across rows than in the base order, when a statement
@@ -64,6 +66,7 @@ export interface ScheduleDecision {
 
 export const parallelMark = 'tsopt_parallel';
 export const sequentialMark = 'tsopt_sequential';
+export const parallelTileMark = 'tsopt_parallel_tile';
 
 /** isl's schedule tree as plain data over isl objects of the current scope. */
 type Plan =
@@ -307,16 +310,17 @@ function permute(model: ScopModel, p: Extract<Plan, { kind: 'band' }>, statement
 /** The tree of `plan` on `domains`, its permutable bands of two members or more tiled, a mark above every member. */
 function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptions, tiled: TiledBand[]): Schedule {
   const ctx = model.ctx;
-  const mark = (node: ScheduleNode, parallel: boolean): ScheduleNode => node.insertMark(ctx.id(parallel ? parallelMark : sequentialMark)).child(0);
-  /** Splits the band at `node` into one band per member, each under a mark; returns the node below the last. */
-  const splitMarked = (start: ScheduleNode, parallel: readonly boolean[]): ScheduleNode => {
+  const mark = (node: ScheduleNode, name: string): ScheduleNode => node.insertMark(ctx.id(name)).child(0);
+  /** Splits the band at `node` into one band per member, each under its mark; returns the node below the last. */
+  const splitMarked = (start: ScheduleNode, marks: readonly string[]): ScheduleNode => {
     let node = start;
-    for (let k = 0; k < parallel.length; k++) {
-      if (k < parallel.length - 1) node = node.bandSplit(1);
-      node = mark(node, parallel[k]!).child(0);
+    for (let k = 0; k < marks.length; k++) {
+      if (k < marks.length - 1) node = node.bandSplit(1);
+      node = mark(node, marks[k]!).child(0);
     }
     return node;
   };
+  const byCoincidence = (coincident: readonly boolean[], parallel: string): string[] => coincident.map((c) => (c ? parallel : sequentialMark));
   const grow = (at: ScheduleNode, p: Plan): ScheduleNode => {
     if (p.kind === 'leaf') return at;
     if (p.kind === 'band') {
@@ -330,21 +334,21 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
         const sizes = bandTileSizes(model, statements, n, o);
         tiled.push({ statements: statements.map((s) => s.name), ...sizes });
         node = node.bandTile(ctx.multiVal(node.bandGetSpace(), sizes.sizes));
-        // Tile loops: sequential (a coincident member's tile loop is parallel too, but only the point loops are vectorized).
-        node = splitMarked(node, p.coincident.map(() => false));
+        // Tile loops: a coincident member's tile loop is parallel too, but only the point loops are vectorized.
+        node = splitMarked(node, byCoincidence(p.coincident, parallelTileMark));
         const jam = o.registerTile ? jammed(model, statements, p.mupa) : [];
         if (jam.some((j) => j)) {
           // Register tiling: the jammed members strip-mined by `jamFactor` again; the strips of
           // the iterations where all their copies run (isolated) are unrolled inside the innermost loop.
           const factors = jam.map((j) => (j ? jamFactor : 1));
           node = node.bandTile(ctx.multiVal(node.bandGetSpace(), factors));
-          node = splitMarked(node, p.coincident);
+          node = splitMarked(node, byCoincidence(p.coincident, parallelMark));
           node = node.bandSetAstBuildOptions(isolateFullStrips(model, node, factors));
           tiled[tiled.length - 1] = { ...tiled[tiled.length - 1]!, jammed: factors };
           return grow(node.child(0), p.child);
         }
       }
-      node = splitMarked(node, p.coincident);
+      node = splitMarked(node, byCoincidence(p.coincident, parallelMark));
       return grow(node, p.child);
     }
     // A sequence or set: each child below its filter, then back up to the sequence's parent.
@@ -450,13 +454,13 @@ function bandTileSizes(model: ScopModel, statements: readonly ScopStatementModel
   return { sizes: [...t.sizes], why: t.why };
 }
 
-/** The loops of an AST built from an optimized schedule that run a member marked `tsopt_parallel`. */
-export function markedParallelLoops(ast: AstNodeTree): Set<AstNodeTree> {
+/** The loops of an AST built from an optimized schedule that run a member under one of `marks` (default: `tsopt_parallel`). */
+export function markedParallelLoops(ast: AstNodeTree, marks: readonly string[] = [parallelMark]): Set<AstNodeTree> {
   const out = new Set<AstNodeTree>();
   const visit = (n: AstNodeTree, parallel: boolean): void => {
     switch (n.kind) {
       case 'mark':
-        visit(n.node, n.mark === parallelMark);
+        visit(n.node, marks.includes(n.mark));
         return;
       case 'for':
         if (parallel) out.add(n);
