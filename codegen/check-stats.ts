@@ -33,7 +33,7 @@ interface Counted {
 }
 
 /** C-string text as LLVM prints it in `c"…"`. */
-function cText(s: string): string {
+export function cText(s: string): string {
   return [...Buffer.from(s + '\0', 'utf8')].map((c) => (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? String.fromCharCode(c) : `\\${c.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
 }
 

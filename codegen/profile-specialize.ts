@@ -1,0 +1,107 @@
+// `--profile-use`: specialized copies of a region for its hot parameter values, behind a dispatch
+// on the region's entering edge (SPolly's second run, ahead of time):
+//
+//   entering ──► tsopt.dispatch ──(params == hot 0)──► copy 0, hot values as constants ──┐
+//                     │ ──────────(params == hot 1)──► copy 1 ...                       ──┤
+//                     └──────────(otherwise)─────────► the region as it was ─────────────┴─► exit
+//
+// The copies are plain IR with constants where the parameters were; the passes after this one
+// (versioning) model every copy afresh, so each copy becomes a SCoP of its own with exact bounds
+// and subscripts, and gets its own `if (check) fast path else copy`, and the original region
+// keeps its general fast path. Values the region defines and code after it uses get a phi in
+// the exit block over the original and the copies.
+import {
+  IrBuilder, addIncoming, cloneBlocks, constInt, createBlock, insertBlock, mapValue, phis, predecessors, replacePhiIncomingBlock, replaceUsesWithIf,
+  splitEdge, terminator, eraseInstruction, type BasicBlock, type Instruction, type IntegerType, type IrFunction, type Value, type ValueMap,
+} from '../ir';
+
+export interface SpecializedRegion {
+  readonly fn: IrFunction;
+  readonly entering: BasicBlock;
+  readonly entry: BasicBlock;
+  readonly exit: BasicBlock | undefined;
+  readonly blocks: readonly BasicBlock[];
+  readonly parameters: readonly Value[];
+}
+
+/** What `specializeRegion` made: the dispatch block and each copy's entry block. */
+export interface Specialization {
+  readonly dispatch: BasicBlock;
+  /** The dispatch block that decides for copy k (the last one goes to the original region). */
+  readonly tests: readonly BasicBlock[];
+  readonly copies: readonly BasicBlock[];
+}
+
+/** Why the region cannot be specialized, or undefined. */
+export function specializationProblem(r: SpecializedRegion): string | undefined {
+  const inside = new Set(r.blocks);
+  const liveOut = r.blocks.some((b) => b.instructions.some((i) => i.uses.some((u) => {
+    const user = u.user as Instruction;
+    return user.kind === 'instruction' && user.parent !== undefined && !inside.has(user.parent) && !(user.opcode === 'phi' && user.parent === r.exit);
+  })));
+  if (!liveOut) return undefined;
+  if (r.exit === undefined) return 'values of the region are used after it, and it has no exit block';
+  if (predecessors(r.exit).some((p) => !inside.has(p))) return 'values of the region are used after it, and its exit is also reached from elsewhere';
+  return undefined;
+}
+
+/**
+ * Copies the region once per tuple of `hot` (one constant per parameter) and dispatches on the
+ * parameters. The caller checked `specializationProblem`.
+ */
+export function specializeRegion(r: SpecializedRegion, hot: readonly (readonly bigint[])[], label: string): Specialization {
+  const { fn, entry, exit } = r;
+  const inside = new Set(r.blocks);
+  const dispatch = splitEdge(r.entering, entry, `${label}.dispatch`);
+  eraseInstruction(terminator(dispatch)!);
+  const maps: ValueMap[] = [];
+  const copies: BasicBlock[] = [];
+  let at = Math.max(...r.blocks.map((b) => fn.blocks.indexOf(b))) + 1;
+  hot.forEach((values, k) => {
+    const map: ValueMap = new Map();
+    r.parameters.forEach((p, j) => map.set(p, constInt(p.type as IntegerType, values[j]!)));
+    const blocks = cloneBlocks(r.blocks, map, `.spec${k}`);
+    for (const b of blocks) insertBlock(fn, b, at++);
+    maps.push(map);
+    copies.push(map.get(entry) as BasicBlock);
+  });
+  // The tests, one block each after the first: `params == hot k` → copy k, else the next test.
+  const tests: BasicBlock[] = [dispatch];
+  for (let k = 1; k < hot.length; k++) tests.push(insertBlock(fn, createBlock(`${label}.dispatch${k}`), fn.blocks.indexOf(dispatch) + k));
+  hot.forEach((values, k) => {
+    const b = new IrBuilder(tests[k]!);
+    const same = r.parameters.map((p, j) => b.icmp('eq', p, constInt(p.type as IntegerType, values[j]!))).reduce((x, y) => b.and(x, y));
+    b.condBr(same, copies[k]!, k + 1 < hot.length ? tests[k + 1]! : entry);
+    replacePhiIncomingBlock(copies[k]!, dispatch, tests[k]!);
+  });
+  // With no hot tuple the dispatch goes straight on; else the last test is the original's predecessor.
+  if (hot.length === 0) new IrBuilder(dispatch).br(entry);
+  else replacePhiIncomingBlock(entry, dispatch, tests[hot.length - 1]!);
+  if (exit) {
+    const exitPreds = predecessors(exit).filter((p) => inside.has(p));
+    // Phis of the exit take each copy's value along the copy's edge.
+    for (const phi of phis(exit)) {
+      const incoming = phi.incomingBlocks!.map((b, i) => [phi.operands[i]!, b] as const).filter(([, b]) => inside.has(b));
+      for (const map of maps) for (const [v, b] of incoming) addIncoming(phi, mapValue(v, map), map.get(b) as BasicBlock);
+    }
+    // Values defined in the region and used after it: a phi over the original and the copies.
+    const copied = new Set<BasicBlock>(maps.flatMap((m) => r.blocks.map((b) => m.get(b) as BasicBlock)));
+    for (const b of r.blocks) {
+      for (const inst of b.instructions) {
+        const outsideUse = (user: Instruction) => user.parent !== undefined && !inside.has(user.parent) && !copied.has(user.parent) && !(user.opcode === 'phi' && user.parent === exit && phiFromRegion(user, inst, inside, copied));
+        if (!inst.uses.some((u) => outsideUse(u.user as Instruction))) continue;
+        const phi = new IrBuilder().positionAtStart(exit).phi(inst.type, undefined, [
+          ...exitPreds.map((p) => [inst, p] as [Value, BasicBlock]),
+          ...maps.flatMap((m) => exitPreds.map((p) => [m.get(inst)!, m.get(p) as BasicBlock] as [Value, BasicBlock])),
+        ]);
+        replaceUsesWithIf(inst, phi, (u) => u.user !== phi && outsideUse(u.user as Instruction));
+      }
+    }
+  }
+  return { dispatch, tests, copies };
+}
+
+/** True when every use of `inst` by `phi` (in the exit) comes along an edge from the region or a copy. */
+function phiFromRegion(phi: Instruction, inst: Instruction, inside: ReadonlySet<BasicBlock>, copied: ReadonlySet<BasicBlock>): boolean {
+  return phi.operands.every((o, i) => o !== inst || inside.has(phi.incomingBlocks![i]!) || copied.has(phi.incomingBlocks![i]!));
+}
