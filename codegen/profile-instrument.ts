@@ -44,6 +44,15 @@ export interface InstrumentedRegion {
   readonly parameterNames: readonly string[];
 }
 
+/** A pointer to a new private constant holding `s` as a C string (made at the builder's position). */
+export function cStringPointer(m: Module, b: IrBuilder, s: string, name: string): Value {
+  const bytes = Buffer.byteLength(s, 'utf8') + 1;
+  const t = arrayOf(i8, bytes);
+  const g = addGlobalVariable(m, name, t, { prefix: 'private unnamed_addr', constant: true, suffix: ', align 1' });
+  setInitializer(g, constString(t, cText(s)));
+  return b.gep(t, g, [constInt(i64, 0), constInt(i64, 0)]);
+}
+
 export class ProfileInstrumentation {
   private readonly tables: { table: Value; n: number; line: string; slots: number }[] = [];
   private strings = 0;
@@ -61,11 +70,7 @@ export class ProfileInstrumentation {
   }
 
   private cString(b: IrBuilder, s: string): Value {
-    const bytes = Buffer.byteLength(s, 'utf8') + 1;
-    const t = arrayOf(i8, bytes);
-    const g = addGlobalVariable(this.m, `.tsopt.prof.str.${this.strings++}`, t, { prefix: 'private unnamed_addr', constant: true, suffix: ', align 1' });
-    setInitializer(g, constString(t, cText(s)));
-    return b.gep(t, g, [constInt(i64, 0), constInt(i64, 0)]);
+    return cStringPointer(this.m, b, s, `.tsopt.prof.str.${this.strings++}`);
   }
 
   /** Records the region's parameter values each time control enters it. */

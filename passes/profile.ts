@@ -5,10 +5,12 @@
 import { functionFingerprint, profiledRegions, type ProfiledRegion } from '../analysis/profile-regions';
 import { DEFAULT_PROFILE_FILE, ProfileInstrumentation } from '../codegen/profile-instrument';
 import { specializationProblem, specializeRegion } from '../codegen/profile-specialize';
+import { DispatchStats } from '../codegen/profile-stats';
 import type { IrFunction, Module } from '../ir';
 import { TsoptError } from '../ir/errors';
-import { nonNegativeIntegerOption, type ModulePass, type PassContext, type PassOption, type Preserved } from './pass';
+import { booleanOption, nonNegativeIntegerOption, type ModulePass, type PassContext, type PassOption, type Preserved } from './pass';
 import { hotValues, readProfile, regionProfileKey } from './profile-data';
+import { rtcStatsOption } from './versioning';
 
 export const profileGenerateOption: PassOption = {
   name: 'profile-generate',
@@ -69,7 +71,7 @@ export const profileGeneratePass: ModulePass = {
 export const profileUsePass: ModulePass = {
   name: 'profile-use',
   description: 'copies of regions specialized for their hot parameter values (from --profile-use=FILE), behind a dispatch that falls back to the general code',
-  options: [profileUseOption, profileMaxVersionsOption],
+  options: [profileUseOption, profileMaxVersionsOption, rtcStatsOption],
   run(module: Module, ctx: PassContext): Preserved {
     const file = profileUseFile(ctx.options);
     if (file === undefined) return 'all';
@@ -109,17 +111,20 @@ export const profileUsePass: ModulePass = {
     if (stale.length > 0) ctx.log.warn(`profile ${file} is stale for ${stale.join(', ')} (the function changed since it was taken): not specialized`);
     else if (matched === 0) ctx.log.warn(`profile ${file} matches no region of this module: no specialization`);
     const done = new Map<IrFunction, Set<unknown>>();
+    const stats = work.length > 0 && booleanOption(ctx, rtcStatsOption, false) ? new DispatchStats(module) : undefined;
     for (const { fn, region, hot } of work) {
       // A region next to one specialized before it would see that one's copies among its edges.
       const near = done.get(fn) ?? new Set<unknown>();
       if ([region.entering, region.entry, region.exit, ...region.blocks].some((b) => b !== undefined && near.has(b))) continue;
       for (const b of [region.entering, region.entry, region.exit, ...region.blocks]) if (b !== undefined) near.add(b);
       done.set(fn, near);
-      specializeRegion({ fn, ...region }, hot.map((h) => h.values), `${region.entry.name ?? 'region'}.tsopt.r${region.index}`);
+      const made = specializeRegion({ fn, ...region }, hot.map((h) => h.values), `${region.entry.name ?? 'region'}.tsopt.r${region.index}`);
+      stats?.instrument(fn.name, region.location, region.entering, made.tests);
       ctx.stats.set('specialized-regions', (ctx.stats.get('specialized-regions') ?? 0) + 1);
       ctx.stats.set('specialized-versions', (ctx.stats.get('specialized-versions') ?? 0) + hot.length);
       ctx.remarks.push({ pass: 'profile-use', kind: 'applied', function: fn.name, location: region.location, message: `${hot.length} specialized version(s) for ${region.parameterNames.join(', ')}` });
     }
+    stats?.finish();
     return work.length > 0 ? 'none' : 'all';
   },
 };
