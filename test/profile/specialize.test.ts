@@ -179,3 +179,21 @@ test('an instrumented module links with a plain clang through the pipe', () => {
   runOk(exe, ['50', '2', '1'], undefined, work);
   expect(fs.readFileSync(path.join(work, 'pipe.json'), 'utf8')).toMatch(/"function":"scale_strided"/);
 });
+
+test('tscc: -ftsopt-profile-generate, a run, -ftsopt-profile-use (separate compile and link, as make does)', () => {
+  const tscc = path.join(repoRoot, 'bin', 'tscc.js');
+  const source = path.join(fixtures, 'conv.c');
+  const profile = path.join(work, 'tscc.profile.json');
+  const step = (args: readonly string[]) => runOk(process.execPath, [tscc, ...args], undefined, work);
+  step(['-O2', '-c', source, '-o', 'gen.o', `-ftsopt-profile-generate=${profile}`]);
+  step(['gen.o', '-o', 'conv-gen', `-ftsopt-profile-generate=${profile}`]);
+  const reference = prepare(kernels[2]!).reference;
+  expect(runOk(path.join(work, 'conv-gen'), ['30', '3', '2']).toString()).toBe(runWith(reference, ['30', '3', '2']));
+  expect(fs.readFileSync(profile, 'utf8')).toMatch(/"function":"conv2d".*"entries":2,"other":0,"top":\[\[2,\["3"/);
+  const r = require('node:child_process').spawnSync(process.execPath, [tscc, '-O2', '-c', source, '-o', 'use.o', `-ftsopt-profile-use=${profile}`], { cwd: work, env: { ...process.env, TSOPT_FLAGS: '--stats' } });
+  expect(r.status).toBe(0);
+  expect(r.stderr.toString()).toMatch(/tsopt: stat: profile-use.specialized-regions = [1-9]/);
+  expect(r.stderr.toString()).not.toMatch(/warn/);
+  step(['use.o', '-o', 'conv-use']);
+  for (const args of [['30', '3', '2'], ['30', '5', '1']]) expect(runOk(path.join(work, 'conv-use'), args).toString()).toBe(runWith(reference, args));
+});
