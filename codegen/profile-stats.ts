@@ -35,7 +35,7 @@ export class DispatchStats {
    * Counts the runs of one dispatch: `tests[k]` ends in `br (params == hot k), copy k, next`,
    * the last test's other edge is the general code. `entering` → `tests[0]` gets the registration.
    */
-  instrument(fn: string, location: string, entering: BasicBlock, tests: readonly BasicBlock[]): void {
+  instrument(fn: string, location: string, entering: BasicBlock, tests: readonly BasicBlock[]): BasicBlock[] {
     const n = tests.length + 1;
     const t = arrayOf(i64, n);
     const counters = addGlobalVariable(this.m, `tsopt.rtc.dispatch.${this.dispatches.length}`, t, { prefix: 'internal', suffix: ', align 8' });
@@ -62,6 +62,7 @@ export class DispatchStats {
     b.store(constInt(i32, 1), this.registered, 4);
     b.call(getOrInsertFunction(this.m, 'atexit', functionType(i32, [pointerTo(functionType(voidType, []))])), [this.printer]);
     b.br(tests[0]!);
+    return [check, register, ...tests];
   }
 
   /** The printer's body. */

@@ -19,11 +19,15 @@ export interface RegionProfile {
   readonly counts: Map<string, bigint>;
 }
 
-export type ProfileRead = { ok: true; regions: Map<string, RegionProfile> } | { ok: false; why: string };
+/** `regions` by `regionProfileKey`; `functions`: the fingerprints the profile has lines of, by function name. */
+export type ProfileRead = { ok: true; regions: Map<string, RegionProfile>; functions: Map<string, Set<string>> } | { ok: false; why: string };
 
-/** The key a region's profile is found under. */
-export function regionProfileKey(fn: string, region: number): string {
-  return `${fn}\u0000${region}`;
+/**
+ * The key a region's profile is found under: programs that share a profile file (a Makefile
+ * project's, by default) each have their own `main`, told apart by its fingerprint.
+ */
+export function regionProfileKey(fn: string, fingerprint: string, region: number): string {
+  return `${fn}\u0000${fingerprint}\u0000${region}`;
 }
 
 const INTEGER = /^-?\d{1,19}$/;
@@ -67,19 +71,18 @@ export function readProfile(file: string): ProfileRead {
     return { ok: false, why: code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(e)})` };
   }
   const regions = new Map<string, RegionProfile>();
+  const functions = new Map<string, Set<string>>();
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   if (lines.length === 0) return { ok: false, why: 'it is empty' };
   for (let i = 0; i < lines.length; i++) {
     const r = parseLine(lines[i]!);
     if (typeof r === 'string') return { ok: false, why: `line ${i + 1}: ${r}` };
-    const key = regionProfileKey(r.fn, r.region);
+    const key = regionProfileKey(r.fn, r.fingerprint, r.region);
+    if (!functions.has(r.fn)) functions.set(r.fn, new Set());
+    functions.get(r.fn)!.add(r.fingerprint);
     let merged = regions.get(key);
-    if (merged && (merged.fingerprint !== r.fingerprint || merged.parameters.join() !== r.parameters.join())) {
-      // Runs of two versions of the program wrote to one file: the latest version's lines win.
-      regions.delete(key);
-      merged = undefined;
-    }
+    if (merged && merged.parameters.join() !== r.parameters.join()) return { ok: false, why: `line ${i + 1}: region ${r.region} of ${r.fn} has other parameters than before` };
     if (!merged) {
       merged = { function: r.fn, fingerprint: r.fingerprint, region: r.region, parameters: r.parameters, entries: 0n, other: 0n, counts: new Map() };
       regions.set(key, merged);
@@ -92,7 +95,7 @@ export function readProfile(file: string): ProfileRead {
       merged.counts.set(k, (merged.counts.get(k) ?? 0n) + count);
     }
   }
-  return { ok: true, regions };
+  return { ok: true, regions, functions };
 }
 
 /** A value tuple chosen for a specialized version, with its share of the region's entries. */

@@ -4,7 +4,7 @@
 // regions (analysis/profile-regions.ts) and their keys are the same in both builds.
 import { functionFingerprint, profiledRegions, type ProfiledRegion } from '../analysis/profile-regions';
 import { DEFAULT_PROFILE_FILE, ProfileInstrumentation } from '../codegen/profile-instrument';
-import { specializationProblem, specializeRegion } from '../codegen/profile-specialize';
+import { dropCopiesWithoutFastPath, nameUnnamed, specializationProblem, specializeRegion, type Specialization } from '../codegen/profile-specialize';
 import { DispatchStats } from '../codegen/profile-stats';
 import type { IrFunction, Module } from '../ir';
 import { TsoptError } from '../ir/errors';
@@ -42,6 +42,15 @@ function profileUseFile(options: ReadonlyMap<string, string>): string | undefine
 function definedFunctions(module: Module): IrFunction[] {
   return module.functions.filter((f) => !f.isDeclaration && !f.name.startsWith('tsopt.'));
 }
+
+/** A dispatch `profile-use` made, for `profile-use-fallbacks` to look at after versioning. */
+interface Specialized {
+  readonly function: string;
+  readonly location: string;
+  readonly specialization: Specialization;
+}
+
+const specialized = new WeakMap<Module, Specialized[]>();
 
 export const profileGeneratePass: ModulePass = {
   name: 'profile-generate',
@@ -89,9 +98,9 @@ export const profileUsePass: ModulePass = {
       const fingerprint = functionFingerprint(fn);
       let fnStale = false;
       for (const r of regions) {
-        const p = profile.regions.get(regionProfileKey(fn.name, r.index));
+        const p = profile.regions.get(regionProfileKey(fn.name, fingerprint, r.index));
         if (!p) continue;
-        if (p.fingerprint !== fingerprint || p.parameters.join() !== r.parameterNames.join()) {
+        if (p.parameters.join() !== r.parameterNames.join()) {
           fnStale = true;
           continue;
         }
@@ -106,11 +115,15 @@ export const profileUsePass: ModulePass = {
             : { specializations: hot.map((h) => ({ values: Object.fromEntries(r.parameterNames.map((n, j) => [n, h.values[j]!.toString()])), share: Math.round(h.share * 1000) / 1000 })) };
         ctx.scopResults.push({ pass: 'profile-use', function: fn.name, location: r.location, fields: { profileEntries: Number(p.entries), ...fields } });
       }
-      if (fnStale) stale.push(fn.name);
+      // Lines of this function, but none of this version of it: it changed since the profile was taken.
+      const versions = profile.functions.get(fn.name);
+      if (fnStale || (versions !== undefined && !versions.has(fingerprint))) stale.push(fn.name);
     }
     if (stale.length > 0) ctx.log.warn(`profile ${file} is stale for ${stale.join(', ')} (the function changed since it was taken): not specialized`);
     else if (matched === 0) ctx.log.warn(`profile ${file} matches no region of this module: no specialization`);
     const done = new Map<IrFunction, Set<unknown>>();
+    const made: Specialized[] = [];
+    specialized.set(module, made);
     const stats = work.length > 0 && booleanOption(ctx, rtcStatsOption, false) ? new DispatchStats(module) : undefined;
     for (const { fn, region, hot } of work) {
       // A region next to one specialized before it would see that one's copies among its edges.
@@ -118,8 +131,11 @@ export const profileUsePass: ModulePass = {
       if ([region.entering, region.entry, region.exit, ...region.blocks].some((b) => b !== undefined && near.has(b))) continue;
       for (const b of [region.entering, region.entry, region.exit, ...region.blocks]) if (b !== undefined) near.add(b);
       done.set(fn, near);
-      const made = specializeRegion({ fn, ...region }, hot.map((h) => h.values), `${region.entry.name ?? 'region'}.tsopt.r${region.index}`);
-      stats?.instrument(fn.name, region.location, region.entering, made.tests);
+      const label = `${region.entry.name ?? 'region'}.tsopt.r${region.index}`;
+      const specialization = specializeRegion({ fn, ...region }, hot.map((h) => h.values), label);
+      const counted = stats?.instrument(fn.name, region.location, region.entering, specialization.tests);
+      if (counted) nameUnnamed(counted, `${label}.stats`);
+      made.push({ function: fn.name, location: region.location, specialization });
       ctx.stats.set('specialized-regions', (ctx.stats.get('specialized-regions') ?? 0) + 1);
       ctx.stats.set('specialized-versions', (ctx.stats.get('specialized-versions') ?? 0) + hot.length);
       ctx.remarks.push({ pass: 'profile-use', kind: 'applied', function: fn.name, location: region.location, message: `${hot.length} specialized version(s) for ${region.parameterNames.join(', ')}` });
@@ -129,7 +145,24 @@ export const profileUsePass: ModulePass = {
   },
 };
 
-export const profilePasses: readonly ModulePass[] = [profileGeneratePass, profileUsePass];
+export const profileFallbacksPass: ModulePass = {
+  name: 'profile-use-fallbacks',
+  description: 'after versioning: a specialized copy that got no fast path where the general code got one is not dispatched to (the CLI runs it last with --profile-use)',
+  run(module: Module, ctx: PassContext): Preserved {
+    let changed = false;
+    for (const s of specialized.get(module) ?? []) {
+      const dropped = dropCopiesWithoutFastPath(s.specialization);
+      if (dropped === 0) continue;
+      changed = true;
+      ctx.stats.set('dropped-versions', (ctx.stats.get('dropped-versions') ?? 0) + dropped);
+      ctx.scopResults.push({ pass: 'profile-use', function: s.function, location: s.location, fields: { specializationsDropped: dropped } });
+    }
+    specialized.delete(module);
+    return changed ? 'none' : 'all';
+  },
+};
+
+export const profilePasses: readonly ModulePass[] = [profileGeneratePass, profileUsePass, profileFallbacksPass];
 
 /**
  * `passes` with the profile pass `--profile-generate`/`--profile-use` asks for in front (they
@@ -141,5 +174,5 @@ export function withProfilePasses(passes: ModulePass[], options: ReadonlyMap<str
   if (generate && use) throw new TsoptError('--profile-generate and --profile-use cannot be combined (build once with each)');
   const pass = generate ? profileGeneratePass : use ? profileUsePass : undefined;
   if (!pass || passes.length === 0 || passes.includes(pass)) return passes;
-  return [pass, ...passes];
+  return use ? [pass, ...passes, profileFallbacksPass] : [pass, ...passes];
 }

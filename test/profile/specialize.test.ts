@@ -197,3 +197,34 @@ test('tscc: -ftsopt-profile-generate, a run, -ftsopt-profile-use (separate compi
   step(['use.o', '-o', 'conv-use']);
   for (const args of [['30', '3', '2'], ['30', '5', '1']]) expect(runOk(path.join(work, 'conv-use'), args).toString()).toBe(runWith(reference, args));
 });
+
+test('two programs appending to one profile file: each build finds its own lines, no warning', () => {
+  const [a, b] = [prepare(kernels[0]!), prepare(kernels[1]!)];
+  const shared = path.join(work, 'shared.profile.json');
+  fs.writeFileSync(shared, fs.readFileSync(a.profile, 'utf8') + fs.readFileSync(b.profile, 'utf8'));
+  for (const [k, p] of [[kernels[0]!, a], [kernels[1]!, b]] as const) {
+    const used = build(`${k.name}.shared`, p.bitcode, [`--profile-use=${shared}`]);
+    expect(used.stderr).toBe('');
+    expect(used.stats.get('profile-use.specialized-regions')).toBeGreaterThanOrEqual(1);
+    expect(runWith(used.exe, k.profiled)).toBe(runWith(p.reference, k.profiled));
+  }
+});
+
+describe('choosing the hot values', () => {
+  const { hotValues } = require('../../passes/profile-data') as typeof import('../../passes/profile-data');
+  const region = (counts: Record<string, number>, other = 0) => {
+    const entries = Object.values(counts).reduce((s, n) => s + n, other);
+    return { function: 'f', fingerprint: 'x', region: 0, parameters: ['%n', '%m'], entries: BigInt(entries), other: BigInt(other), counts: new Map(Object.entries(counts).map(([k, n]) => [k, BigInt(n)])) };
+  };
+  test('the most frequent tuples, at most K, each with 5% of the entries', () => {
+    const r = region({ '4,100': 90, '3,100': 6, '5,7': 4 });
+    expect(hotValues(r, 2).map((h) => h.values)).toEqual([[4n, 100n], [3n, 100n]]);
+    expect(hotValues(r, 1).map((h) => h.values)).toEqual([[4n, 100n]]);
+    expect(hotValues(r, 3).map((h) => h.values)).toEqual([[4n, 100n], [3n, 100n]]);
+    expect(hotValues(r, 0)).toEqual([]);
+  });
+  test('none when the chosen tuples cover less than half of the entries', () => {
+    expect(hotValues(region({ '1,1': 20, '2,2': 20 }, 60), 2)).toEqual([]);
+    expect(hotValues(region({ '1,1': 30, '2,2': 25 }, 45), 2)).toHaveLength(2);
+  });
+});
