@@ -109,7 +109,8 @@ export function specializeRegion(r: SpecializedRegion, hot: readonly (readonly b
       }
     }
   }
-  nameUnnamed([...tests, ...maps.flatMap((m) => r.blocks.map((b) => m.get(b) as BasicBlock))], label);
+  nameUnnamed(tests, label);
+  maps.forEach((m, k) => nameUnnamed(r.blocks.map((b) => m.get(b) as BasicBlock), `${label}.spec${k}`));
   return { dispatch, tests, copies, entry, exit };
 }
 

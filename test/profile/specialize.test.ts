@@ -228,3 +228,18 @@ describe('choosing the hot values', () => {
     expect(hotValues(region({ '1,1': 30, '2,2': 25 }, 45), 2)).toHaveLength(2);
   });
 });
+
+test('with -g, a copy\'s SCoP has a location of its own (its original\'s debug locations, `specK` added) and its own fast path', () => {
+  const k = kernels[2]!;
+  const source = path.join(fixtures, `${k.name}.c`);
+  const bitcode = path.join(work, 'conv-g.bc');
+  fs.writeFileSync(bitcode, compileToIr(source, ['-g', ...CFLAGS]));
+  const generated = build('conv-g.gen', bitcode, ['--profile-generate']);
+  const profile = path.join(work, 'conv-g.profile.json');
+  const { reference } = prepare(k);
+  expect(runWith(generated.exe, k.profiled, profile)).toBe(runWith(reference, k.profiled));
+  const used = build('conv-g.use', bitcode, [`--profile-use=${profile}`, '--rtc-stats']);
+  const r = require('node:child_process').spawnSync(used.exe, k.profiled);
+  expect(r.stdout.toString()).toBe(runWith(reference, k.profiled));
+  expect(r.stderr.toString()).toMatch(new RegExp(`tsopt-rtc: ${k.fn} \\S*conv\\.c:\\d+ spec0 scop\\d+: fast=[1-9]\\d* slow=0`));
+});
