@@ -775,6 +775,14 @@ class Detector {
   }
 
   private scopLocation(r: Region): string {
+    // A specialized copy (codegen/profile-specialize.ts: blocks `….specK…`) has its original's
+    // debug locations: its SCoP is told apart in reports, counters and fast-path names.
+    const copy = /\.spec(\d+)(\.|$)/.exec(r.entry.name ?? '');
+    const loc = this.sourceLocation(r);
+    return copy && !loc.includes(':%') ? `${loc} spec${copy[1]}` : loc;
+  }
+
+  private sourceLocation(r: Region): string {
     const outermost = r.loops.find((l) => !l.parent || !r.loops.includes(l.parent));
     const fromLoop = outermost ? this.loopLocation(outermost) : undefined;
     if (fromLoop) return fromLoop;

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { measureCheckCost, type CheckCost } from './check-cost';
 import { BASELINE, FAMILY_LEVEL, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
 import { formatSeconds } from './results-files';
+import { profileFlags, trainProfile, type ProfileKind } from './profile-variant';
 
 const root = path.resolve(__dirname, '..', '..');
 export const TSCC_JS = path.join(root, 'bin', 'tscc.js');
@@ -20,6 +21,8 @@ export interface Variant {
   cxx: string[];
   /** Set when the variant compiles only one language: programs in the other record `n/a`. */
   only?: 'c' | 'cxx';
+  /** tscc with a profile (bench/profile-variant.ts): instrumented, or specialized after a training run. */
+  profile?: ProfileKind;
 }
 
 export { BASELINE };
@@ -131,9 +134,14 @@ export interface SuiteResult {
   geomean: Record<string, number | undefined>;
 }
 
-function build(v: Variant, p: Program, extra: string[], exe: string): string | undefined {
+function build(v: Variant, p: Program, extra: string[], exe: string, inputs: readonly (readonly string[])[]): string | undefined {
   const cmd = p.cxx ? v.cxx : v.cc;
-  const r = spawnSync(cmd[0], [...cmd.slice(1), ...p.flags, ...extra, ...p.sources, '-o', exe, ...p.libs], {
+  if (v.profile === 'use') {
+    const err = trainProfile(exe, inputs, (flags, out) => build({ ...v, profile: undefined }, p, [...extra, ...flags], out, inputs));
+    if (err !== undefined) return err;
+  }
+  const profile = v.profile ? profileFlags(v.profile, exe) : [];
+  const r = spawnSync(cmd[0], [...cmd.slice(1), ...profile, ...p.flags, ...extra, ...p.sources, '-o', exe, ...p.libs], {
     encoding: 'utf8', maxBuffer: 1 << 28,
   });
   if (r.error) return r.error.message;
@@ -260,7 +268,8 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
       opts.progress(`${where}: building ${v.name}`);
       // When checking and timing builds are the same, build once (tscc compiles are not cheap).
       const same = p.checkFlags.join(' ') === p.timeFlags.join(' ');
-      const err = build(v, p, p.checkFlags, checkExe) ?? (same ? undefined : build(v, p, p.timeFlags, timeExe));
+      // A profile is trained on the inputs its build runs on: both when one build is checked and timed.
+      const err = build(v, p, p.checkFlags, checkExe, same ? [p.checkArgs, p.timeArgs] : [p.checkArgs]) ?? (same ? undefined : build(v, p, p.timeFlags, timeExe, [p.timeArgs]));
       if (err !== undefined) {
         variants[v.name] = { status: 'compile-error', detail: err, times: [] };
         continue;

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import yargs from 'yargs';
 import { hasCallgrind } from './check-cost';
-import { BASELINE, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, Variant } from './harness';
+import { BASELINE, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, TSCC_JS, Variant } from './harness';
+import { profileVariants } from './profile-variant';
 import { FAMILY_LEVEL, signTestRule } from './noise';
 import { BenchRun, toTable, writeReports } from './results-files';
 import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
@@ -28,6 +29,8 @@ interface Options {
   checkCost: boolean;
   /** --threads N: OpenMP variants with N threads (0: none). */
   threads: number;
+  /** --profile: tscc-profgen and tscc-prof (bench/profile-variant.ts). */
+  profile: boolean;
 }
 
 const DATASETS = ['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'];
@@ -51,6 +54,7 @@ function parser(argv: readonly string[]) {
     .option('variant', { type: 'string', array: true, default: [] as string[], describe: 'an extra variant NAME=CMD (e.g. o2="clang-14 -O2"), repeatable' })
     .option('only-variants', { type: 'string', describe: 'only these variants (a,b) besides clang' })
     .option('vla', { type: 'boolean', default: true, describe: 'also the C99-VLA PolyBench suite (--no-vla: skip it)' })
+    .option('profile', { type: 'boolean', default: false, describe: 'also tscc-profgen (instrumented by -ftsopt-profile-generate) and tscc-prof (specialized by -ftsopt-profile-use after a training run on the checking and timing inputs)' })
     .option('threads', { type: 'number', default: 0, describe: 'also tscc -fopenmp and Polly -polly-parallel, run with OMP_NUM_THREADS=N (time them with --polybench: PolyBench times wall clock, our kernels CPU time)' })
     .option('check-cost', { type: 'boolean', default: false, describe: "also count the run-time checks' executed instructions (callgrind at the bench sizes: slow, about 80 min for test/kernels; bench/check-cost.ts)" })
     .strict()
@@ -85,6 +89,7 @@ export function parseOptions(argv: readonly string[]): Options | undefined {
     tiny: a.tiny,
     checkCost: a['check-cost'],
     threads: last(a.threads),
+    profile: a.profile === true,
   };
   for (const flag of ['polybench', 'kernels-dir', 'out'] as const) {
     if (a[flag] !== undefined && last(a[flag] as string | string[]) === '') throw new Error(`--${flag} needs a directory (see --help)`);
@@ -111,7 +116,7 @@ function gccGraphiteNote(): string {
 export function main(argv: readonly string[]): number {
   const o = parseOptions(argv);
   if (o === undefined) return 0;
-  let variants = [...standardVariants(), ...(o.threads > 0 ? threadVariants() : []), ...o.extraVariants];
+  let variants = [...standardVariants(), ...(o.threads > 0 ? threadVariants() : []), ...(o.profile ? profileVariants(TSCC_JS) : []), ...o.extraVariants];
   // Every run sees the thread count; the single-thread variants' programs use no OpenMP.
   if (o.threads > 0) process.env.OMP_NUM_THREADS = String(o.threads);
   if (o.onlyVariants) variants = variants.filter((v) => v.name === BASELINE || o.onlyVariants!.has(v.name));

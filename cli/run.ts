@@ -17,6 +17,7 @@ import { fastPathVectorization, type FastPathVectorization } from '../passes/vec
 import { applyDecisions, CLEANUP_PIPELINE, decideFastPaths, guardFastPaths } from '../passes/profitability';
 import { rtcStatsOption } from '../passes/versioning';
 import { moduleBudgetFrom } from '../passes/module-budget-options';
+import { withProfilePasses } from '../passes/profile';
 
 export const STDIO = '-';
 
@@ -96,7 +97,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     log.debug({ ms: Math.round((elapsedMs() - t0) * 10) / 10, ...details?.(result) }, what);
     return result;
   };
-  const passes = parsePipeline(opts.passes, passRegistry);
+  const passes = withProfilePasses(parsePipeline(opts.passes, passRegistry), opts.passOptions);
   if (opts.output === STDIO && opts.format === 'bc' && io.stdoutIsTerminal) {
     throw new TsoptError('refusing to write bitcode to a terminal (use -o FILE or -S)');
   }

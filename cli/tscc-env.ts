@@ -57,6 +57,12 @@ generates code from the result. Everything else (-E, -M, -emit-llvm, -flto, -O0,
 commands, queries such as -print-*) runs clang-14 unchanged. @file response files are expanded as
 clang-14 expands them. tscc++ (or C++ sources in a command that links) links with clang++-14.
 
+Profile-driven parameter specialization (two builds, as with clang's PGO):
+  -ftsopt-profile-generate[=FILE]  instrument the loop nests; the program appends the parameter
+                                   values it ran them with to FILE (default tsopt.profile.json)
+  -ftsopt-profile-use=FILE         specialize the nests for the values FILE says are hot
+  (tsopt's --profile-generate/--profile-use; clang's own -fprofile-* flags are clang's PGO)
+
 Environment:
   TSOPT_FLAGS    extra tsopt flags for every compile, split into words as a shell splits them
                  (TSOPT_FLAGS='--report="r 1.txt" --report-format=text'); a flag tsopt refuses

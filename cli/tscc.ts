@@ -20,6 +20,7 @@ import { POST_PIPELINE } from './post-pipeline';
 import { expandResponseFiles } from './response-files';
 import { checkTsoptFlags, splitTsoptFlags, tsccHelp, tsccVersion } from './tscc-env';
 import { codegenFlags, compileFlags, parseCommand, ParsedCommand, SourceInput } from './tscc-args';
+import { takeProfileFlags } from './tscc-profile';
 
 const TSOPT_JS = path.resolve(__dirname, '..', '..', 'bin', 'tsopt.js');
 
@@ -249,13 +250,15 @@ export function runFromProcess(): void {
   const invokedAs = path.basename(process.argv[1] ?? 'tscc').replace(/\.js$/, '');
   let status: number;
   try {
-    const argv = expandResponseFiles(given);
+    const profile = takeProfileFlags(expandResponseFiles(given));
+    const argv = profile.argv;
     const env: Env = {
       driver: chooseDriver(argv, invokedAs),
       strict: process.env.TSCC_STRICT === '1',
-      tsoptFlags: splitTsoptFlags(process.env.TSOPT_FLAGS),
+      tsoptFlags: [...profile.tsoptFlags, ...splitTsoptFlags(process.env.TSOPT_FLAGS)],
     };
-    status = run(given, argv, env, invokedAs);
+    // Commands clang gets as given (links, -O0) must not see our profile flags either.
+    status = run(profile.tsoptFlags.length > 0 ? argv : given, argv, env, invokedAs);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     process.stderr.write(`tscc: error: ${message.replace(/\s*\n\s*/g, ' ').trim()}\n`);

@@ -33,7 +33,7 @@ interface Counted {
 }
 
 /** C-string text as LLVM prints it in `c"…"`. */
-function cText(s: string): string {
+export function cText(s: string): string {
   return [...Buffer.from(s + '\0', 'utf8')].map((c) => (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? String.fromCharCode(c) : `\\${c.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
 }
 
@@ -98,36 +98,47 @@ export class RtcStats {
     if (this.scops.length === 0) return;
     const m = this.m;
     if (getGlobalVariable(m, 'llvm.global_dtors')) throw new Error('--rtc-stats: the module already has destructors (not supported yet)');
-    const getenv = getOrInsertFunction(m, 'getenv', functionType(i8p, [i8p]));
-    const open = getOrInsertFunction(m, 'open', functionType(i32, [i8p, i32], true));
-    const dprintf = getOrInsertFunction(m, 'dprintf', functionType(i32, [i32, i8p], true));
     const fn = createFunction(m, 'tsopt.rtc.report', functionType(voidType, []));
     fn.prefix = 'internal';
     m.functions.push(fn);
     m.symbols.set(fn.name, fn);
-    const entry = insertBlock(fn, createBlock('entry'));
-    const opening = insertBlock(fn, createBlock('open'));
-    const print = insertBlock(fn, createBlock('print'));
-    const b = new IrBuilder(entry);
-    const str = (s: string) => b.gep(arrayOf(i8, Buffer.byteLength(s, 'utf8') + 1), this.stringConstant(s), [constInt(i64, 0), constInt(i64, 0)]);
-    const path = b.call(getenv, [str('TSOPT_RTC_STATS')], 'path');
-    b.condBr(b.icmp('eq', path, constNull(i8p)), print, opening);
-    b.positionAtEnd(opening);
-    // O_WRONLY | O_CREAT | O_APPEND on Linux, mode 0644
-    const fd0 = b.call(open, [path, constInt(i32, 0x441), constInt(i32, 0o644)], 'fd');
-    const fd1 = b.select(b.icmp('slt', fd0, constInt(i32, 0)), constInt(i32, 2), fd0);
-    b.br(print);
-    b.positionAtEnd(print);
-    const fd = b.phi(i32, 'out', [[constInt(i32, 2), entry], [fd1, opening]]);
+    const str = (b: IrBuilder, s: string) => b.gep(arrayOf(i8, Buffer.byteLength(s, 'utf8') + 1), this.stringConstant(s), [constInt(i64, 0), constInt(i64, 0)]);
+    const { b, fd, dprintf } = printerBody(fn, str);
     for (const s of this.scops) {
       const t = arrayOf(i64, s.n);
       const values: Value[] = [];
       for (let k = 0; k < s.n; k++) values.push(b.load(i64, b.gep(t, s.counters, [constInt(i64, 0), constInt(i64, k)]), undefined, 8));
-      b.call(dprintf, [fd, str(s.line), ...values]);
+      b.call(dprintf, [fd, str(b, s.line), ...values]);
     }
     b.ret();
     const entryType = literalStruct([i32, pointerTo(functionType(voidType, [])), i8p]);
     const dtors = addGlobalVariable(m, 'llvm.global_dtors', arrayOf(entryType, 1), { prefix: 'appending' });
     setInitializer(dtors, constAggregate(arrayOf(entryType, 1), [constAggregate(entryType, [constInt(i32, 65535), fn, constNull(i8p)])]));
   }
+}
+
+/**
+ * The start of a counter printer `fn` (a new, empty function): `fd` is $TSOPT_RTC_STATS opened
+ * for appending, or stderr when it is unset or cannot be opened; `b` is positioned after that.
+ * Only libc's getenv, open and dprintf are used.
+ */
+export function printerBody(fn: IrFunction, str: (b: IrBuilder, s: string) => Value): { b: IrBuilder; fd: Value; dprintf: IrFunction } {
+  const m = fn.parent;
+  const getenv = getOrInsertFunction(m, 'getenv', functionType(i8p, [i8p]));
+  const open = getOrInsertFunction(m, 'open', functionType(i32, [i8p, i32], true));
+  const dprintf = getOrInsertFunction(m, 'dprintf', functionType(i32, [i32, i8p], true));
+  const entry = insertBlock(fn, createBlock('entry'));
+  const opening = insertBlock(fn, createBlock('open'));
+  const print = insertBlock(fn, createBlock('print'));
+  const b = new IrBuilder(entry);
+  const path = b.call(getenv, [str(b, 'TSOPT_RTC_STATS')], 'path');
+  b.condBr(b.icmp('eq', path, constNull(i8p)), print, opening);
+  b.positionAtEnd(opening);
+  // O_WRONLY | O_CREAT | O_APPEND on Linux, mode 0644
+  const fd0 = b.call(open, [path, constInt(i32, 0x441), constInt(i32, 0o644)], 'fd');
+  const fd1 = b.select(b.icmp('slt', fd0, constInt(i32, 0)), constInt(i32, 2), fd0);
+  b.br(print);
+  b.positionAtEnd(print);
+  const fd = b.phi(i32, 'out', [[constInt(i32, 2), entry], [fd1, opening]]);
+  return { b, fd, dprintf };
 }

@@ -5,12 +5,13 @@ import { delicmPasses } from './delicm';
 import { delinearizationPasses } from './delinearize';
 import { printInterchangePass } from './interchange';
 import { printSchedulePass } from './schedule';
+import { profilePasses } from './profile';
 import type { ModulePass } from './pass';
 import { scopPasses } from './scop-passes';
 import { verifyPass } from './verify';
 import { versioningPass } from './versioning';
 
-const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, printInterchangePass, printSchedulePass, versioningPass];
+const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, printInterchangePass, printSchedulePass, ...profilePasses, versioningPass];
 
 function byName(passes: readonly ModulePass[]): ReadonlyMap<string, ModulePass> {
   const map = new Map<string, ModulePass>();
