@@ -134,7 +134,8 @@ export interface SuiteResult {
   geomean: Record<string, number | undefined>;
 }
 
-function build(v: Variant, p: Program, extra: string[], exe: string, inputs: readonly (readonly string[])[]): string | undefined {
+/** Builds `p` with `v` into `exe` (a profile-use variant first trains on `inputs`): undefined, or the first error line. */
+export function build(v: Variant, p: Program, extra: string[], exe: string, inputs: readonly (readonly string[])[] = []): string | undefined {
   const cmd = p.cxx ? v.cxx : v.cc;
   if (v.profile === 'use') {
     const err = trainProfile(exe, inputs, (flags, out) => build({ ...v, profile: undefined }, p, [...extra, ...flags], out, inputs));
@@ -179,7 +180,7 @@ export function hasPerfTaskClock(): boolean {
 
 type Timing = Program['timing'] | 'wall';
 
-interface Run {
+export interface Run {
   seconds?: number;
   /** The process's CPU time, where perf counted it. */
   processSeconds?: number;
@@ -188,7 +189,7 @@ interface Run {
   error?: string;
 }
 
-function runOnce(exe: string, args: string[], timing: Timing): Run {
+export function runOnce(exe: string, args: string[], timing: Timing): Run {
   const perfOut = `${exe}.perf`;
   const cpu = timing !== 'wall' && hasPerfTaskClock();
   const [cmd, argv] = cpu ? ['perf', ['stat', '-x,', '-e', 'task-clock', '-o', perfOut, '--', exe, ...args]] : [exe, args];
@@ -236,6 +237,31 @@ export function judgeRun(suites: readonly SuiteResult[], level = FAMILY_LEVEL): 
   const rule = signTestRule(compared.length, level);
   for (const r of compared) r.verdict = verdictOf(r, rule);
   return rule;
+}
+
+/** Medians, speedups over clang -O3 and Polly, and the noise band of each timed variant of one program. */
+export function summarizeVariants(variants: Record<string, VariantResult>): void {
+  const okMedian = (r: VariantResult | undefined) => (r?.status === 'ok' && r.times.length > 0 ? median(r.times) : undefined);
+  const baseMedian = okMedian(variants[BASELINE]);
+  const pollyMedian = okMedian(variants[POLLY]);
+  for (const [name, res] of Object.entries(variants)) {
+    if (res.status !== 'ok' || res.times.length === 0) continue;
+    res.median = median(res.times);
+    if (res.processTimes) res.processMedian = median(res.processTimes);
+    if (baseMedian !== undefined && res.median > 0) res.speedup = baseMedian / res.median;
+    if (pollyMedian !== undefined && res.median > 0) res.vsPolly = pollyMedian / res.median;
+    const band = baseMedian !== undefined && name !== BASELINE ? noiseBand(variants[BASELINE].times, res.times) : undefined;
+    if (band) Object.assign(res, band);
+  }
+}
+
+/** Per variant, the geometric mean of its speedups over the programs where it and clang both ran. */
+export function suiteGeomeans(results: readonly ProgramResult[], variants: readonly Variant[]): Record<string, number | undefined> {
+  const geomean: Record<string, number | undefined> = {};
+  for (const v of variants) {
+    geomean[v.name] = geometricMean(results.map((r) => r.variants[v.name]?.speedup).filter((s): s is number => s !== undefined));
+  }
+  return geomean;
 }
 
 export interface SuiteOptions {
@@ -305,18 +331,7 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
         }
       }
     }
-    const okMedian = (r: VariantResult | undefined) => (r?.status === 'ok' && r.times.length > 0 ? median(r.times) : undefined);
-    const baseMedian = okMedian(variants[BASELINE]);
-    const pollyMedian = okMedian(variants[POLLY]);
-    for (const [name, res] of Object.entries(variants)) {
-      if (res.status !== 'ok' || res.times.length === 0) continue;
-      res.median = median(res.times);
-      if (res.processTimes) res.processMedian = median(res.processTimes);
-      if (baseMedian !== undefined && res.median > 0) res.speedup = baseMedian / res.median;
-      if (pollyMedian !== undefined && res.median > 0) res.vsPolly = pollyMedian / res.median;
-      const band = baseMedian !== undefined && name !== BASELINE ? noiseBand(variants[BASELINE].times, res.times) : undefined;
-      if (band) Object.assign(res, band);
-    }
+    summarizeVariants(variants);
     const summary = opts.variants
       .map((v) => {
         const r = variants[v.name];
@@ -332,11 +347,5 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
     }
     results.push(result);
   }
-  const geomean: Record<string, number | undefined> = {};
-  for (const v of opts.variants) {
-    geomean[v.name] = geometricMean(
-      results.map((r) => r.variants[v.name]?.speedup).filter((s): s is number => s !== undefined),
-    );
-  }
-  return { name, programs: results, geomean };
+  return { name, programs: results, geomean: suiteGeomeans(results, opts.variants) };
 }

@@ -12,11 +12,16 @@ import { FAMILY_LEVEL, signTestRule } from './noise';
 import { BenchRun, toTable, writeReports } from './results-files';
 import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
 import { loadReading, loadWarning, toolVersions } from './run-facts';
+import { runTsvc, tsvcPlannedLoops, TSVC_TOLERANCE } from './tsvc';
 
 interface Options {
   polybench?: string;
   ublas: boolean;
   kernelsDir?: string;
+  /** A TSVC_2 checkout (bench/tsvc.ts), and what its iteration counts are divided by. */
+  tsvc?: string;
+  tsvcDivide: number;
+  tsvcLoops?: Set<string>;
   dataset: string;
   kernels?: Set<string>;
   /** Undefined: as many rounds as the run's comparisons need (bench/noise.ts). */
@@ -38,7 +43,7 @@ const DATASETS = ['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'];
 function parser(argv: readonly string[]) {
   return yargs([...argv])
     .scriptName('npm run bench --')
-    .usage('Usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR)... [options]\n\n'
+    .usage('Usage: npm run bench -- (--polybench DIR | --ublas | --kernels-dir DIR | --tsvc DIR)... [options]\n\n'
       + 'Builds each program with clang-14 -O3 (the baseline), Polly, gcc with Graphite, tscc and the pipe, checks that each\n'
       + 'prints what clang -O3\'s build prints, times them in interleaved rounds, and writes results.json, results.csv,\n'
       + 'chart.svg and chart.png (bench/README.md).')
@@ -46,6 +51,9 @@ function parser(argv: readonly string[]) {
     .option('polybench', { type: 'string', describe: 'a PolyBench/C 4.2.1 checkout (suites polybench and polybench-vla)' })
     .option('ublas', { type: 'boolean', default: false, describe: 'our Boost uBLAS gemm, 2mm, syrk, trmm, covariance, correlation, jacobi-2d (bench/ublas)' })
     .option('kernels-dir', { type: 'string', describe: 'our C kernels (test/kernels)' })
+    .option('tsvc', { type: 'string', describe: 'a TSVC_2 checkout (github.com/UoB-HPC/TSVC_2): its 151 loops, each timed and checked by its checksum (clang, polly, tscc)' })
+    .option('tsvc-divide', { type: 'number', default: 5, describe: "TSVC's iteration counts divided by this (a full run takes minutes)" })
+    .option('tsvc-loops', { type: 'string', describe: 'only these TSVC loops (s111,s292)' })
     .option('dataset', { type: 'string', default: 'LARGE', describe: `PolyBench and uBLAS size: ${DATASETS.join(' ')}` })
     .option('tiny', { type: 'boolean', default: false, describe: 'time our kernels at their test sizes (a smoke run)' })
     .option('kernels', { type: 'string', describe: 'only these programs (a,b,c)' })
@@ -79,6 +87,9 @@ export function parseOptions(argv: readonly string[]): Options | undefined {
     polybench: a.polybench === undefined ? undefined : path.resolve(last(a.polybench)),
     ublas: a.ublas,
     kernelsDir: a['kernels-dir'] === undefined ? undefined : path.resolve(last(a['kernels-dir'])),
+    tsvc: a.tsvc === undefined ? undefined : path.resolve(last(a.tsvc)),
+    tsvcDivide: last(a['tsvc-divide']),
+    tsvcLoops: list(a['tsvc-loops'] === undefined ? undefined : last(a['tsvc-loops'])),
     dataset: last(a.dataset).toUpperCase(),
     kernels: list(a.kernels === undefined ? undefined : last(a.kernels)),
     repeat: a.repeat === undefined ? undefined : last(a.repeat),
@@ -91,13 +102,14 @@ export function parseOptions(argv: readonly string[]): Options | undefined {
     threads: last(a.threads),
     profile: a.profile === true,
   };
-  for (const flag of ['polybench', 'kernels-dir', 'out'] as const) {
+  for (const flag of ['polybench', 'kernels-dir', 'tsvc', 'out'] as const) {
     if (a[flag] !== undefined && last(a[flag] as string | string[]) === '') throw new Error(`--${flag} needs a directory (see --help)`);
   }
   if (!DATASETS.includes(o.dataset)) throw new Error(`unknown dataset ${o.dataset} (one of ${DATASETS.join(' ')})`);
   if (o.repeat !== undefined && (!Number.isInteger(o.repeat) || o.repeat < 1)) throw new Error('--repeat wants a positive integer');
   if (!Number.isInteger(o.threads) || o.threads < 0) throw new Error('--threads wants a non-negative integer');
-  if (!o.polybench && !o.ublas && !o.kernelsDir) throw new Error('nothing to run: give --polybench DIR, --ublas or --kernels-dir DIR (see --help)');
+  if (!Number.isInteger(o.tsvcDivide) || o.tsvcDivide < 1) throw new Error('--tsvc-divide wants a positive integer');
+  if (!o.polybench && !o.ublas && !o.kernelsDir && !o.tsvc) throw new Error('nothing to run: give --polybench DIR, --ublas, --kernels-dir DIR or --tsvc DIR (see --help)');
   return o;
 }
 
@@ -142,13 +154,17 @@ export function main(argv: readonly string[]): number {
   if (o.kernelsDir) planned.push({ name: 'kernels', programs: kernelPrograms(o.kernelsDir, o.kernels, o.tiny), tolerance: PRINTED_E_TOLERANCE });
   // The most comparisons the run can make (fewer when a variant fails to build or run): enough
   // rounds for them, unless --repeat says otherwise.
-  const planRule = signTestRule(planned.reduce((n, s) => n + s.programs.length, 0) * (variants.length - 1));
+  // TSVC is built by clang -O3, Polly and tscc (and extra variants): gcc and the pipe only when named.
+  const tsvcVariants = variants.filter((v) => !['gcc-graphite', 'pipe'].includes(v.name) || o.onlyVariants?.has(v.name));
+  const tsvcLoops = o.tsvc ? tsvcPlannedLoops(o.tsvc, o.tsvcLoops) : [];
+  const planRule = signTestRule(planned.reduce((n, s) => n + s.programs.length, 0) * (variants.length - 1) + tsvcLoops.length * (tsvcVariants.length - 1));
   const repeat = o.repeat ?? planRule.roundsNeeded;
   notes.push(`sign test: a variant is slower (faster) than clang -O3 when P(at least that many of its untied rounds below (above) 1 by chance) < ${FAMILY_LEVEL}/comparisons; `
     + `up to ${planRule.comparisons} comparisons need at least ${planRule.roundsNeeded} rounds, the run makes ${repeat}`);
   for (const n of notes) progress(n);
   progress(`tolerances: PolyBench arrays |a-b| <= ${POLYBENCH_TOLERANCE.relative}*max(|a|,|b|) + ${POLYBENCH_TOLERANCE.absolute}; printed %.6e sums <= ${PRINTED_E_TOLERANCE.relative}*max(|a|,|b|)`);
   const suites: SuiteResult[] = planned.map((s) => runSuite(s.name, s.programs, { variants, repeat, work, progress, checkCost, tolerance: s.tolerance }));
+  if (o.tsvc) suites.push(runTsvc({ dir: o.tsvc, divide: o.tsvcDivide, only: o.tsvcLoops, variants: tsvcVariants, repeat, work, progress }));
   const loadAtEnd = loadReading();
   const warnEnd = loadWarning(loadAtEnd, 'end');
   if (warnEnd) warnings.push(warnEnd);
@@ -157,13 +173,16 @@ export function main(argv: readonly string[]): number {
     dataset: o.polybench || o.ublas ? o.dataset : null,
     tiny: o.tiny,
     ...(o.threads > 0 ? { threads: o.threads } : {}),
-    sizes: Object.fromEntries(planned.map((s) => [s.name, Object.fromEntries(s.programs.map((p) => [p.name, programSize(p)]))])),
+    sizes: {
+      ...Object.fromEntries(planned.map((s) => [s.name, Object.fromEntries(s.programs.map((p) => [p.name, programSize(p)]))])),
+      ...(o.tsvc ? { tsvc: Object.fromEntries(tsvcLoops.map((k) => [k, `iterations/${o.tsvcDivide}`])) } : {}),
+    },
     load: { cores: os.cpus().length, start: loadAtStart, end: loadAtEnd },
     tools: toolVersions(variants),
     warnings,
     repeat,
     statistics: judgeRun(suites),
-    tolerances: { polybench: POLYBENCH_TOLERANCE, printed: PRINTED_E_TOLERANCE },
+    tolerances: { polybench: POLYBENCH_TOLERANCE, printed: PRINTED_E_TOLERANCE, ...(o.tsvc ? { tsvc: TSVC_TOLERANCE } : {}) },
     variants: variants.map((v) => ({ name: v.name, command: v.cc.map((w) => (w === process.execPath ? 'node' : w)).join(' ') })),
     notes,
     suites,

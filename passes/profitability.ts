@@ -24,6 +24,7 @@ import { AnalysisManager } from '../analysis/analysis-manager';
 import { loopAnalysis } from '../analysis/loops';
 import { fastPathName, MetadataTable } from '../codegen/metadata';
 import { metadataString, vectorWidthOf, type FastPathVectorization } from './vectorized';
+import { decideWithoutGain, fastPathGains, gatheringFastPaths, type FastPathFields } from './fast-path-gain';
 
 const FAST_ENTRY = /^tsopt\.scop(\d+)\.fast$/;
 const KEEP_FLAG = /^tsopt\.keep\.scop(\d+)$/;
@@ -132,13 +133,19 @@ function vectorizedSlowPaths(m: Module): Set<number> {
 export function decideFastPaths(m: Module, guarded: readonly number[], results: readonly ScopResult[], fastPaths: ReadonlyMap<string, FastPathVectorization>): FastPathDecision[] {
   const versioning = results.filter((r) => r.pass === 'versioning');
   const slowVectorized = vectorizedSlowPaths(m);
+  const gathering = gatheringFastPaths(m);
   return guarded.map((scop) => {
     const r = versioning[scop];
     if (!r) throw new Error(`profitability: no versioning result for tsopt.scop${scop}`);
     const parts = (r.fields.runtimeCheckParts as { label: string }[] | undefined) ?? [];
     const aliases = parts.filter((p) => p.label.startsWith('alias(')).map((p) => p.label);
     const base = { scop, function: r.function, location: r.location };
-    if (fastPaths.get(fastPathName(r.function, r.location))?.vectorized) return { ...base, kept: true, reason: 'opt vectorized the fast path' };
+    const name = fastPathName(r.function, r.location);
+    const fastVectorized = fastPaths.get(name)?.vectorized === true;
+    // A fast path that is the original loops can only lose to them (passes/fast-path-gain.ts).
+    const noGain = fastPathGains(r.fields as FastPathFields).length === 0 ? decideWithoutGain(fastVectorized, slowVectorized.has(scop), gathering.has(name)) : undefined;
+    if (noGain) return { ...base, ...noGain };
+    if (fastVectorized) return { ...base, kept: true, reason: 'opt vectorized the fast path' };
     const omp = (r.fields.ompParallelLoops as string[] | undefined) ?? [];
     if (omp.length > 0) return { ...base, kept: true, reason: `loops of the fast path run on OpenMP's threads (${omp.join(', ')})` };
     if (slowVectorized.has(scop)) return { ...base, kept: false, reason: 'opt vectorized the original code but not the fast path: the original code runs, without the check' };

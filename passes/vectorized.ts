@@ -66,7 +66,7 @@ function loopMarker(m: Module, loopId: string): { name: string; depth: number; i
 }
 
 /** The names of the alias-scope domains of the scopes in `!alias.scope` list `ref`. */
-function scopeDomainNames(m: Module, ref: string, cache: Map<string, string[]>): string[] {
+export function scopeDomainNames(m: Module, ref: string, cache: Map<string, string[]>): string[] {
   let names = cache.get(ref);
   if (names) return names;
   names = [];

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { compileToIr, runOk } from './tools';
 
-export type KernelCategory = 'polybench' | 'detection' | 'delinearization' | 'delicm';
+export type KernelCategory = 'polybench' | 'detection' | 'delinearization' | 'delicm' | 'tsvc';
 
 export interface KernelInfo {
   /** File name without `.c`, e.g. `jacobi-2d`. */
@@ -37,7 +37,7 @@ export interface SourceFunction {
   isKernel: boolean;
 }
 
-const categories: readonly KernelCategory[] = ['polybench', 'detection', 'delinearization', 'delicm'];
+const categories: readonly KernelCategory[] = ['polybench', 'detection', 'delinearization', 'delicm', 'tsvc'];
 
 /**
  * The folder holding the kernels' sources. Found by walking up from this file (or else from the
