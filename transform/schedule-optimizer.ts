@@ -27,7 +27,7 @@ import { AstLoopType, type AstNodeTree, IslError, IslQuotaError, type MultiUnion
 import { stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { tileSizes, type CacheSizes } from './tile-sizes';
-import { distributeMatmul, insertMatmulBands, matmulRoles, matmulSizes, type MatmulInfo } from './matmul';
+import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, type MatmulInfo } from './matmul';
 import type { Plan } from './schedule-plan';
 
 export interface ScheduleOptions {
@@ -118,7 +118,7 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
       if (e instanceof NotScheduled) return kept(e.message, computed.toStr());
       throw e;
     }
-    if (o.matmul) plan = distributeMatmul(model, plan, ordered);
+    if (o.matmul && matmulRefused(model) === undefined) plan = distributeMatmul(model, plan, ordered);
     let skewed = false;
     let fused = false;
     const tiled: TiledBand[] = [];
@@ -455,7 +455,7 @@ function jammed(model: ScopModel, statements: readonly ScopStatementModel[], mup
 
 /** The matmul path for a permutable band: its one statement is a matrix multiplication (transform/matmul.ts) and the band's three members run its three loops. */
 function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions): { info: MatmulInfo; along: number[] } | undefined {
-  if (mupa.size() !== 3) return undefined;
+  if (mupa.size() !== 3 || matmulRefused(model) !== undefined) return undefined;
   const statements = model.statements.filter((s) => !mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
   if (statements.length !== 1) return undefined;
   const st = statements[0]!;
