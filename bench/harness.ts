@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { measureCheckCost, type CheckCost } from './check-cost';
-import { BASELINE, FAMILY_LEVEL, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
+import { BASELINE, FAMILY_LEVEL, LIMIT, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
 import { formatSeconds } from './results-files';
 import { profileFlags, trainProfile, type ProfileKind } from './profile-variant';
 
@@ -23,9 +23,13 @@ export interface Variant {
   only?: 'c' | 'cxx';
   /** tscc with a profile (bench/profile-variant.ts): instrumented, or specialized after a training run. */
   profile?: ProfileKind;
+  /** The environment its programs run in (default: the bench's). */
+  env?: NodeJS.ProcessEnv;
+  /** The program this variant builds instead of `p` (written under `dir`), or why it has none (`n/a`): the OpenBLAS limit (bench/limit.ts). */
+  rewrite?: (p: Program, dir: string) => Program | { reason: string };
 }
 
-export { BASELINE };
+export { BASELINE, LIMIT };
 export const POLLY = 'polly';
 
 export function standardVariants(): Variant[] {
@@ -104,6 +108,8 @@ export interface VariantResult {
   speedup?: number;
   /** Polly's median over this variant's: above 1 is faster than Polly. */
   vsPolly?: number;
+  /** The OpenBLAS limit's median over this variant's: the share of the limit's speed it reaches (bench/limit.ts). */
+  vsLimit?: number;
   /** Per round, clang's time over this variant's in the same round (bench/noise.ts). */
   roundSpeedups?: number[];
   /** The smallest and largest of roundSpeedups: the noise band around `speedup`. */
@@ -189,12 +195,12 @@ export interface Run {
   error?: string;
 }
 
-export function runOnce(exe: string, args: string[], timing: Timing): Run {
+export function runOnce(exe: string, args: string[], timing: Timing, env?: NodeJS.ProcessEnv): Run {
   const perfOut = `${exe}.perf`;
   const cpu = timing !== 'wall' && hasPerfTaskClock();
   const [cmd, argv] = cpu ? ['perf', ['stat', '-x,', '-e', 'task-clock', '-o', perfOut, '--', exe, ...args]] : [exe, args];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 30, env });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.error) return { stdout: '', stderr: '', error: r.error.message };
   if (r.status !== 0) return { stdout: r.stdout, stderr: r.stderr, error: `exit ${r.status ?? r.signal}` };
@@ -244,12 +250,14 @@ export function summarizeVariants(variants: Record<string, VariantResult>): void
   const okMedian = (r: VariantResult | undefined) => (r?.status === 'ok' && r.times.length > 0 ? median(r.times) : undefined);
   const baseMedian = okMedian(variants[BASELINE]);
   const pollyMedian = okMedian(variants[POLLY]);
+  const limitMedian = okMedian(variants[LIMIT]);
   for (const [name, res] of Object.entries(variants)) {
     if (res.status !== 'ok' || res.times.length === 0) continue;
     res.median = median(res.times);
     if (res.processTimes) res.processMedian = median(res.processTimes);
     if (baseMedian !== undefined && res.median > 0) res.speedup = baseMedian / res.median;
     if (pollyMedian !== undefined && res.median > 0) res.vsPolly = pollyMedian / res.median;
+    if (limitMedian !== undefined && res.median > 0 && name !== LIMIT) res.vsLimit = limitMedian / res.median;
     const band = baseMedian !== undefined && name !== BASELINE ? noiseBand(variants[BASELINE].times, res.times) : undefined;
     if (band) Object.assign(res, band);
   }
@@ -283,6 +291,7 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
     const where = `[${name} ${n + 1}/${programs.length}] ${p.name}`;
     const variants: Record<string, VariantResult> = {};
     const timed: Record<string, string> = {};
+    const env: Record<string, NodeJS.ProcessEnv> = {};
     let expected: string | undefined;
     for (const v of opts.variants) {
       const checkExe = path.join(dir, `${p.name}.${v.name}.check`);
@@ -291,16 +300,21 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
         variants[v.name] = { status: 'n/a', detail: `${v.name} compiles ${v.only === 'c' ? 'C' : 'C++'} only`, times: [] };
         continue;
       }
+      const built = v.rewrite ? v.rewrite(p, dir) : p;
+      if ('reason' in built) {
+        variants[v.name] = { status: 'n/a', detail: built.reason, times: [] };
+        continue;
+      }
       opts.progress(`${where}: building ${v.name}`);
       // When checking and timing builds are the same, build once (tscc compiles are not cheap).
       const same = p.checkFlags.join(' ') === p.timeFlags.join(' ');
       // A profile is trained on the inputs its build runs on: both when one build is checked and timed.
-      const err = build(v, p, p.checkFlags, checkExe, same ? [p.checkArgs, p.timeArgs] : [p.checkArgs]) ?? (same ? undefined : build(v, p, p.timeFlags, timeExe, [p.timeArgs]));
+      const err = build(v, built, p.checkFlags, checkExe, same ? [p.checkArgs, p.timeArgs] : [p.checkArgs]) ?? (same ? undefined : build(v, built, p.timeFlags, timeExe, [p.timeArgs]));
       if (err !== undefined) {
         variants[v.name] = { status: 'compile-error', detail: err, times: [] };
         continue;
       }
-      const out = runOnce(checkExe, p.checkArgs, 'wall');
+      const out = runOnce(checkExe, p.checkArgs, 'wall', v.env);
       if (out.error !== undefined) {
         variants[v.name] = { status: 'run-error', detail: out.error, times: [] };
         continue;
@@ -316,13 +330,14 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
       }
       variants[v.name] = { status: 'ok', times: [] };
       timed[v.name] = same ? checkExe : timeExe;
+      if (v.env) env[v.name] = v.env;
     }
     for (let r = 0; r < opts.repeat; r++) {
       opts.progress(`${where}: timing round ${r + 1}/${opts.repeat}`);
       for (const [v, exe] of Object.entries(timed)) {
         const res = variants[v];
         if (res.status !== 'ok') continue;
-        const t = runOnce(exe, p.timeArgs, p.timing);
+        const t = runOnce(exe, p.timeArgs, p.timing, env[v]);
         if (t.seconds === undefined) {
           variants[v] = { status: 'run-error', detail: t.error, times: res.times };
         } else {

@@ -17,6 +17,8 @@
 
 /** The variant every other is compared with: clang -O3. */
 export const BASELINE = 'clang';
+/** The OpenBLAS variant (bench/limit.ts): a reference for the BLAS-3 kernels, not a compiler. */
+export const LIMIT = 'limit';
 
 /** The family-wise level: the chance that a run calls anything slower (or faster) by noise alone. */
 export const FAMILY_LEVEL = 0.05;

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProgramResult, SuiteResult, Tolerance, VariantResult } from './harness';
-import { BASELINE, formatBand, formatP, type SignTestRule } from './noise';
+import { BASELINE, formatBand, formatP, LIMIT, type SignTestRule } from './noise';
 
 export interface BenchRun {
   date: string;
@@ -13,6 +13,8 @@ export interface BenchRun {
   tiny?: boolean;
   /** --threads N: OpenMP variants ran with N threads. */
   threads?: number;
+  /** --limit: OpenBLAS's configuration and the kernel it ran (openblas_get_config/corename), or why it could not be asked. */
+  openblas?: { config: string; corename: string; threads: number } | { error: string };
   /** Per suite and program, the size it was timed at (its size defines and arguments). */
   sizes?: Record<string, Record<string, string>>;
   /** os.loadavg() (1, 5, 15 minutes) at the start and the end, and the cores. */
@@ -34,7 +36,7 @@ const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"`
 
 export function toCsv(run: BenchRun): string {
   const rows = [['suite', 'program', 'variant', 'status', 'median_s', 'speedup_vs_clang_O3', 'speedup_vs_polly', 'runs', 'detail', 'check_instructions', 'check_share',
-    'speedup_round_min', 'speedup_round_max', 'verdict', 'p_slower', 'p_faster', 'process_median_s']];
+    'speedup_round_min', 'speedup_round_max', 'verdict', 'p_slower', 'p_faster', 'process_median_s', 'share_of_limit']];
   for (const suite of run.suites) {
     for (const p of suite.programs) {
       const cost = p.checkCost && !('error' in p.checkCost) ? p.checkCost : undefined;
@@ -45,12 +47,12 @@ export function toCsv(run: BenchRun): string {
         const costCells = v.name === 'tscc' && cost ? [String(cost.checkInstructions), cost.share.toExponential(2)] : ['', ''];
         rows.push([suite.name, p.name, v.name, r.status, r.median?.toPrecision(6) ?? '', r.speedup?.toFixed(4) ?? '', r.vsPolly?.toFixed(4) ?? '',
           String(r.times.length), r.detail ?? '', ...costCells, r.spread?.[0].toFixed(4) ?? '', r.spread?.[1].toFixed(4) ?? '', r.verdict ?? '',
-          r.pSlower?.toPrecision(4) ?? '', r.pFaster?.toPrecision(4) ?? '', r.processMedian?.toPrecision(6) ?? '']);
+          r.pSlower?.toPrecision(4) ?? '', r.pFaster?.toPrecision(4) ?? '', r.processMedian?.toPrecision(6) ?? '', r.vsLimit?.toFixed(4) ?? '']);
       }
     }
     for (const v of run.variants) {
       const g = suite.geomean[v.name];
-      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '', '', '', '', '', '', '', '', '', '']);
+      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '', '', '', '', '', '', '', '', '', '', '']);
     }
   }
   return rows.map((r) => r.map(csvField).join(',')).join('\n') + '\n';
@@ -206,7 +208,9 @@ export function toTable(run: BenchRun): string {
   lines.push(`speedup over clang -O3 (median of ${run.repeat} round${run.repeat === 1 ? '' : 's'}); < slower beyond noise${run.statistics ? ` (sign test, ${ruleText(run.statistics)})` : ''}; bands and p-values: results.csv`);
   for (const suite of run.suites) {
     lines.push(`\n${suite.name}`);
-    const rows: string[][] = [['program', BASELINE, ...others.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), 'check (share)']];
+    // With the OpenBLAS limit: the share of its speed tscc reaches.
+    const limit = run.variants.some((v) => v.name === LIMIT) ? ours.filter((v) => v.name === 'tscc') : [];
+    const rows: string[][] = [['program', BASELINE, ...others.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), ...limit.map((v) => `${v.name}/limit`), 'check (share)']];
     for (const p of suite.programs) {
       const base = p.variants[BASELINE];
       const baseCell = base?.status === 'ok' && base.median !== undefined ? formatSeconds(base.median) : base?.status ?? '-';
@@ -216,7 +220,8 @@ export function toTable(run: BenchRun): string {
         return r.speedup === undefined ? '-' : `${r.speedup.toFixed(2)}x${r.verdict === 'slower' ? ' <' : ''}`;
       });
       const vsPolly = ours.map((v) => p.variants[v.name]?.vsPolly?.toFixed(2).concat('x') ?? '-');
-      rows.push([p.name, baseCell, ...cells, ...vsPolly, checkCostCell(p.checkCost)]);
+      const vsLimit = limit.map((v) => p.variants[v.name]?.vsLimit?.toFixed(2).concat('x') ?? '-');
+      rows.push([p.name, baseCell, ...cells, ...vsPolly, ...vsLimit, checkCostCell(p.checkCost)]);
     }
     rows.push(['geomean', '', ...others.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')]);
     lines.push(...columns(rows));

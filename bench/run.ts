@@ -6,13 +6,14 @@ import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import yargs from 'yargs';
 import { hasCallgrind } from './check-cost';
-import { BASELINE, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, TSCC_JS, Variant } from './harness';
+import { BASELINE, LIMIT, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, TSCC_JS, Variant } from './harness';
 import { profileVariants } from './profile-variant';
 import { FAMILY_LEVEL, signTestRule } from './noise';
 import { BenchRun, toTable, writeReports } from './results-files';
 import { kernelPrograms, polybenchPrograms, POLYBENCH_TOLERANCE, PRINTED_E_TOLERANCE, ublasPrograms } from './suites';
 import { loadReading, loadWarning, toolVersions } from './run-facts';
 import { runTsvc, tsvcPlannedLoops, TSVC_TOLERANCE } from './tsvc';
+import { limitVariant, openblasFacts } from './limit';
 
 interface Options {
   polybench?: string;
@@ -36,6 +37,8 @@ interface Options {
   threads: number;
   /** --profile: tscc-profgen and tscc-prof (bench/profile-variant.ts). */
   profile: boolean;
+  /** --limit: the OpenBLAS variant (bench/limit.ts). */
+  limit: boolean;
 }
 
 const DATASETS = ['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'];
@@ -64,6 +67,7 @@ function parser(argv: readonly string[]) {
     .option('vla', { type: 'boolean', default: true, describe: 'also the C99-VLA PolyBench suite (--no-vla: skip it)' })
     .option('profile', { type: 'boolean', default: false, describe: 'also tscc-profgen (instrumented by -ftsopt-profile-generate) and tscc-prof (specialized by -ftsopt-profile-use after a training run on the checking and timing inputs)' })
     .option('threads', { type: 'number', default: 0, describe: 'also tscc -fopenmp and Polly -polly-parallel, run with OMP_NUM_THREADS=N (time them with --polybench: PolyBench times wall clock, our kernels CPU time)' })
+    .option('limit', { type: 'boolean', default: false, describe: 'also `limit`: the BLAS-3 PolyBench kernels (gemm, 2mm, 3mm, syrk, syr2k, trmm, symm) computed by OpenBLAS (libopenblas-dev), one thread, without OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE; the kernel it ran is recorded (bench/limit.ts)' })
     .option('check-cost', { type: 'boolean', default: false, describe: "also count the run-time checks' executed instructions (callgrind at the bench sizes: slow, about 80 min for test/kernels; bench/check-cost.ts)" })
     .strict()
     .exitProcess(false)
@@ -101,6 +105,7 @@ export function parseOptions(argv: readonly string[]): Options | undefined {
     checkCost: a['check-cost'],
     threads: last(a.threads),
     profile: a.profile === true,
+    limit: a.limit,
   };
   for (const flag of ['polybench', 'kernels-dir', 'tsvc', 'out'] as const) {
     if (a[flag] !== undefined && last(a[flag] as string | string[]) === '') throw new Error(`--${flag} needs a directory (see --help)`);
@@ -128,7 +133,7 @@ function gccGraphiteNote(): string {
 export function main(argv: readonly string[]): number {
   const o = parseOptions(argv);
   if (o === undefined) return 0;
-  let variants = [...standardVariants(), ...(o.threads > 0 ? threadVariants() : []), ...(o.profile ? profileVariants(TSCC_JS) : []), ...o.extraVariants];
+  let variants = [...standardVariants(), ...(o.threads > 0 ? threadVariants() : []), ...(o.profile ? profileVariants(TSCC_JS) : []), ...(o.limit ? [limitVariant()] : []), ...o.extraVariants];
   // Every run sees the thread count; the single-thread variants' programs use no OpenMP.
   if (o.threads > 0) process.env.OMP_NUM_THREADS = String(o.threads);
   if (o.onlyVariants) variants = variants.filter((v) => v.name === BASELINE || o.onlyVariants!.has(v.name));
@@ -139,6 +144,11 @@ export function main(argv: readonly string[]): number {
   const warnings: string[] = [];
   const warnStart = loadWarning(loadAtStart, 'start');
   if (warnStart) warnings.push(warnStart);
+  const openblas = o.limit ? openblasFacts(work) : undefined;
+  if (openblas) {
+    if ('error' in openblas) warnings.push(`limit: ${openblas.error}`);
+    else notes.push(`limit: OpenBLAS kernel ${openblas.corename}, ${openblas.threads} thread(s) (${openblas.config}), OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset`);
+  }
   const checkCost = o.checkCost && hasCallgrind();
   if (o.checkCost && !checkCost) notes.push('valgrind not found: check cost not measured');
   if (o.kernelsDir) {
@@ -157,7 +167,7 @@ export function main(argv: readonly string[]): number {
   // TSVC is built by clang -O3, Polly and tscc (and extra variants): gcc and the pipe only when named.
   const tsvcVariants = variants.filter((v) => !['gcc-graphite', 'pipe'].includes(v.name) || o.onlyVariants?.has(v.name));
   const tsvcLoops = o.tsvc ? tsvcPlannedLoops(o.tsvc, o.tsvcLoops) : [];
-  const planRule = signTestRule(planned.reduce((n, s) => n + s.programs.length, 0) * (variants.length - 1) + tsvcLoops.length * (tsvcVariants.length - 1));
+  const planRule = signTestRule(planned.reduce((n, s) => n + s.programs.length, 0) * variants.filter((v) => v.name !== BASELINE && v.name !== LIMIT).length + tsvcLoops.length * (tsvcVariants.length - 1));
   const repeat = o.repeat ?? planRule.roundsNeeded;
   notes.push(`sign test: a variant is slower (faster) than clang -O3 when P(at least that many of its untied rounds below (above) 1 by chance) < ${FAMILY_LEVEL}/comparisons; `
     + `up to ${planRule.comparisons} comparisons need at least ${planRule.roundsNeeded} rounds, the run makes ${repeat}`);
@@ -173,6 +183,7 @@ export function main(argv: readonly string[]): number {
     dataset: o.polybench || o.ublas ? o.dataset : null,
     tiny: o.tiny,
     ...(o.threads > 0 ? { threads: o.threads } : {}),
+    ...(openblas ? { openblas } : {}),
     sizes: {
       ...Object.fromEntries(planned.map((s) => [s.name, Object.fromEntries(s.programs.map((p) => [p.name, programSize(p)]))])),
       ...(o.tsvc ? { tsvc: Object.fromEntries(tsvcLoops.map((k) => [k, `iterations/${o.tsvcDivide}`])) } : {}),

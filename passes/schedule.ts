@@ -28,6 +28,10 @@ export const registerTileOption: PassOption = {
   name: 'register-tile',
   description: 'in each tiled band, unroll by 4 and jam into the innermost loop the (at most two) members along which an access stays on one element, so registers keep it (default false: isl guards each unrolled copy inside the innermost loop, which opt then does not vectorize: gemm 4x slower)',
 };
+export const matmulOption: PassOption = {
+  name: 'matmul',
+  description: 'give matrix-multiplication statements (C[i][j] += A[i][k] B[k][j] up to transposition: gemm, 2mm, 3mm, syrk, syr2k) BLIS\'s loops, blocks for the caches and a register-tiled micro-kernel opt vectorizes, instead of the generic tiling (default true; transform/matmul.ts)',
+};
 export const l1CacheOption: PassOption = {
   name: 'l1-cache-size',
   description: 'L1 data cache bytes the tile sizes assume (default: /sys/devices/system/cpu/cpu0/cache)',
@@ -41,7 +45,7 @@ export const scheduleMaxOperationsOption: PassOption = {
   description: 'isl operations allowed per SCoP for the scheduler, a step (`schedule`) of --scop-max-operations; never more than half of what the SCoP\'s budget has left; past it the SCoP keeps its order and the report says so (default 1000000, 0 = no limit of its own)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -60,6 +64,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
   return {
     tile: booleanOption(ctx, tileOption, true),
     registerTile: booleanOption(ctx, registerTileOption, false),
+    matmul: booleanOption(ctx, matmulOption, true),
     tileSizes: sizes,
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },
     vectorBytes: vectorBytesOf(module as never),
@@ -77,7 +82,7 @@ export function innermostDim(interchange: Pick<InterchangePlan, 'nests'> | undef
 
 /** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */
 export function scheduleDecision(model: ScopModel, interchange: InterchangePlan | undefined, s: ScheduleSettings): ScheduleDecision {
-  if (model.budget.exhaustedBy) return { schedule: undefined, why: `the original order is kept: ${model.budget.reason()}`, tiled: [], fused: false, skewed: false, tree: '' };
+  if (model.budget.exhaustedBy) return { schedule: undefined, why: `the original order is kept: ${model.budget.reason()}`, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
   // Optional, like DeLICM: at most half of what the budget has left, so the check and the AST still fit.
   const left = model.budget.remaining;
   const share = left === Infinity ? 0 : Math.max(1, Math.floor(left / 2));
@@ -94,7 +99,8 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     tileSizes: used ? d.tiled.map((t) => t.sizes) : [],
     fused: used && d.fused,
     skewed: used && d.skewed,
-    matmul: false,
+    // false, or per statement on BLIS's path: its micro-tile and blocks, and what was packed (nothing yet)
+    matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
 }
 
@@ -113,6 +119,9 @@ function printScop(model: ScopModel, ctx: PassContext): string {
   for (const t of d.tiled) {
     lines.push(`    tiled ${t.statements.join(', ')}: sizes ${t.sizes.join(' x ')}: ${t.why}`);
     if (t.jammed) lines.push(`    unrolled and jammed into the innermost loop: ${t.jammed.join(' x ')}`);
+  }
+  for (const m of d.matmul) {
+    lines.push(`    matmul ${m.statement}: loops i${m.roles.i}, j${m.roles.j}, k${m.roles.k} as BLIS's i, j, k; packed: ${m.packed.length > 0 ? m.packed.join(', ') : 'nothing'}`);
   }
   if (d.tree) lines.push(...d.tree.split('\n').map((l) => `    ${l}`));
   return lines.join('\n');

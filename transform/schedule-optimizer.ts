@@ -27,6 +27,8 @@ import { AstLoopType, type AstNodeTree, IslError, IslQuotaError, type MultiUnion
 import { stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { tileSizes, type CacheSizes } from './tile-sizes';
+import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, type MatmulInfo } from './matmul';
+import type { Plan } from './schedule-plan';
 
 export interface ScheduleOptions {
   /** --tile: tile permutable bands of two members or more. */
@@ -38,6 +40,8 @@ export interface ScheduleOptions {
   readonly vectorBytes: number;
   /** --register-tile: unroll and jam the members of a tiled band with reuse in registers. */
   readonly registerTile: boolean;
+  /** --matmul: matrix-multiplication statements get BLIS's loops (transform/matmul.ts) instead of the generic tiling. */
+  readonly matmul: boolean;
 }
 
 /** One tiled band: its members' sizes and why. */
@@ -62,17 +66,14 @@ export interface ScheduleDecision {
   readonly skewed: boolean;
   /** isl's tree (after permutation and tiling) as isl prints it, taken or not. */
   readonly tree: string;
+  /** The statements given BLIS's loops (transform/matmul.ts). */
+  readonly matmul: readonly MatmulInfo[];
 }
 
 export const parallelMark = 'tsopt_parallel';
 export const sequentialMark = 'tsopt_sequential';
 export const parallelTileMark = 'tsopt_parallel_tile';
 
-/** isl's schedule tree as plain data over isl objects of the current scope. */
-type Plan =
-  | { readonly kind: 'band'; mupa: MultiUnionPwAff; readonly permutable: boolean; coincident: boolean[]; readonly child: Plan }
-  | { readonly kind: 'sequence' | 'set'; readonly children: readonly { readonly filter: UnionSet; readonly child: Plan }[] }
-  | { readonly kind: 'leaf' };
 
 /** How a statement's instance moves along a band member: along one of its loops (its dimension), not at all, or mixed (skewed). */
 type Along = number | 'none' | 'mixed';
@@ -117,6 +118,7 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
       if (e instanceof NotScheduled) return kept(e.message, computed.toStr());
       throw e;
     }
+    if (o.matmul && matmulRefused(model) === undefined) plan = distributeMatmul(model, plan, ordered);
     let skewed = false;
     let fused = false;
     const tiled: TiledBand[] = [];
@@ -163,16 +165,17 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
     }
     if (skewed) return kept('the original order is kept: isl skewed a band (no time tiling yet)', computed.toStr());
 
-    const schedule = build(model, plan, domains, o, tiled);
+    const matmul: MatmulInfo[] = [];
+    const schedule = build(model, plan, domains, o, tiled, matmul);
     const tree = schedule.toStr();
     if (tiled.length === 0 && newAcross >= baseAcross) {
       return kept(o.tile ? "the original order is kept: isl's schedule has no band to tile and walks no fewer rows" : "the original order is kept: isl's schedule walks no fewer rows (tiling off)", tree);
     }
     const what = tiled.length > 0 ? `${tiled.length} band(s) tiled` : `${baseAcross - newAcross} fewer access(es) walking rows innermost`;
-    return { schedule: schedule.keep(), why: `isl's schedule taken: ${what}`, tiled, fused, skewed, tree };
+    return { schedule: schedule.keep(), why: `isl's schedule taken: ${what}`, tiled, fused, skewed, tree, matmul };
 
     function kept(why: string, text: string): ScheduleDecision {
-      return { schedule: undefined, why, tiled: [], fused, skewed, tree: text };
+      return { schedule: undefined, why, tiled: [], fused, skewed, tree: text, matmul: [] };
     }
   });
 }
@@ -183,9 +186,9 @@ export function optimizeOrKeep(model: ScopModel, run: () => ScheduleDecision): S
     return run();
   } catch (e) {
     if (e instanceof IslQuotaError || (e instanceof IslError && model.budget.exhaustedBy)) {
-      return { schedule: undefined, why: `the original order is kept: isl ran out of its quota for the schedule (${e.message})`, tiled: [], fused: false, skewed: false, tree: '' };
+      return { schedule: undefined, why: `the original order is kept: isl ran out of its quota for the schedule (${e.message})`, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
     }
-    if (e instanceof IslError) return { schedule: undefined, why: `the original order is kept: isl failed on the schedule (${e.message})`, tiled: [], fused: false, skewed: false, tree: '' };
+    if (e instanceof IslError) return { schedule: undefined, why: `the original order is kept: isl failed on the schedule (${e.message})`, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
     throw e;
   }
 }
@@ -308,7 +311,7 @@ function permute(model: ScopModel, p: Extract<Plan, { kind: 'band' }>, statement
 }
 
 /** The tree of `plan` on `domains`, its permutable bands of two members or more tiled, a mark above every member. */
-function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptions, tiled: TiledBand[]): Schedule {
+function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptions, tiled: TiledBand[], matmul: MatmulInfo[]): Schedule {
   const ctx = model.ctx;
   const mark = (node: ScheduleNode, name: string): ScheduleNode => node.insertMark(ctx.id(name)).child(0);
   /** Splits the band at `node` into one band per member, each under its mark; returns the node below the last. */
@@ -324,6 +327,13 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
   const grow = (at: ScheduleNode, p: Plan): ScheduleNode => {
     if (p.kind === 'leaf') return at;
     if (p.kind === 'band') {
+      const mm = o.matmul && p.permutable ? matmulBand(model, p.mupa, o) : undefined;
+      if (mm) {
+        const markOf = (m: number, level: 'tile' | 'point'): string => (p.coincident[m] ? (level === 'tile' ? parallelTileMark : parallelMark) : sequentialMark);
+        matmul.push(mm.info);
+        tiled.push({ statements: [mm.info.statement], sizes: [mm.info.sizes.nc, mm.info.sizes.kc, mm.info.sizes.mc], why: `matrix multiplication: ${mm.info.sizes.why}` });
+        return grow(insertMatmulBands(model, at, p.mupa, mm.along, mm.info.roles, mm.info.sizes, markOf, splitMarked), p.child);
+      }
       let node = at.insertPartialSchedule(p.mupa).bandSetPermutable(p.permutable ? 1 : 0);
       p.coincident.forEach((c, k) => {
         node = node.bandMemberSetCoincident(k, c ? 1 : 0);
@@ -441,6 +451,20 @@ function jammed(model: ScopModel, statements: readonly ScopStatementModel[], mup
     else reuse[m] = false;
   }
   return reuse;
+}
+
+/** The matmul path for a permutable band: its one statement is a matrix multiplication (transform/matmul.ts) and the band's three members run its three loops. */
+function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions): { info: MatmulInfo; along: number[] } | undefined {
+  if (mupa.size() !== 3 || matmulRefused(model) !== undefined) return undefined;
+  const statements = model.statements.filter((s) => !mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
+  if (statements.length !== 1) return undefined;
+  const st = statements[0]!;
+  const along = memberMoves(model, st, mupa);
+  if (!along.every((a): a is number => typeof a === 'number') || new Set(along).size !== 3) return undefined;
+  const roles = matmulRoles(model, st);
+  if (!roles) return undefined;
+  const elementBytes = Math.max(1, ...st.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array.elementBytes));
+  return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes), packed: [] }, along };
 }
 
 function bandTileSizes(model: ScopModel, statements: readonly ScopStatementModel[], members: number, o: ScheduleOptions): { sizes: number[]; why: string } {

@@ -20,7 +20,7 @@ test('--help prints the usage and exits 0; a bad option is one line and exit 1',
   const help = bench(['--help']);
   expect(help.status).toBe(0);
   expect(help.stdout).toMatch(/^Usage: npm run bench -- /);
-  for (const flag of ['--polybench', '--ublas', '--kernels-dir', '--dataset', '--tiny', '--repeat', '--variant', '--no-vla', '--check-cost', '--tsvc', '--tsvc-divide', '--tsvc-loops']) {
+  for (const flag of ['--polybench', '--ublas', '--kernels-dir', '--dataset', '--tiny', '--repeat', '--variant', '--no-vla', '--check-cost', '--tsvc', '--tsvc-divide', '--tsvc-loops', '--limit']) {
     expect(help.stdout).toContain(flag.replace('--no-', '--'));
   }
   const bad = bench(['--kernels-dir', kernelsDir, '--bogus']);

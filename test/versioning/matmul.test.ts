@@ -1,0 +1,156 @@
+// The schedule optimizer's matmul path (transform/matmul.ts): which statements it recognizes,
+// the BLIS sizes it picks for AVX-512, and, end to end under --verify-each, that gemm and a
+// variant with both operands transposed get the micro-kernel and print what clang -O3's builds
+// print, also at sizes that are not multiples of the micro-tile (8 x 24) or of Kc (128).
+//   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -march=skylake-avx512 (tscc's unrolling flags) -emit-llvm
+//     | tsopt --verify-each --l1-cache-size=32768 --l2-cache-size=1048576 | llc-14 -O3
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { tsoptAsync } from '../cli/tsopt-binary';
+import { parseModule } from '../../ir';
+import { AnalysisManager } from '../../analysis/analysis-manager';
+import { buildFunctionModels, defaultDelinearizer } from '../../polyhedral/analysis';
+import { defaultMaxOperations } from '../../polyhedral/build';
+import type { ScopModel, ScopStatementModel } from '../../polyhedral/model';
+import { matmulRoles, matmulSizes } from '../../transform/matmul';
+import { compileKernelToIr } from '../support/kernels';
+import { compileToIr, disassemble, kernelsDir, runOk, tempDir } from '../support/tools';
+
+const IR_FLAGS = ['-O3', '-fno-vectorize', '-fno-slp-vectorize', '-mllvm', '-unroll-runtime=false', '-mllvm', '-unroll-allow-partial=false', '-march=skylake-avx512'];
+const CACHES = ['--l1-cache-size=32768', '--l2-cache-size=1048576'];
+const work = tempDir('tsopt-matmul-');
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+/**
+ * gemm at compile-time sizes NI x NJ x NK (the matmul path takes constant sizes only, as PolyBench's
+ * plain build has them), as PolyBench writes it (arrays passed as parameters: -O3 cannot hoist
+ * alpha * A[i][k] out of the j loop, as it does over distinct globals), or with TRANSPOSED both operands transposed and k
+ * outermost: C[i][j] += alpha * A[k][i] * B[j][k]. Prints C's checksum and two elements exactly.
+ */
+const GEMM = `#include <stdio.h>
+static double C[NI][NJ];
+#ifdef TRANSPOSED
+static double A[NK][NI], B[NJ][NK];
+__attribute__((noinline)) void kernel_gemm(double alpha, double beta, double C[NI][NJ], double A[NK][NI], double B[NJ][NK]) {
+  for (int i = 0; i < NI; i++) for (int j = 0; j < NJ; j++) C[i][j] *= beta;
+  for (int k = 0; k < NK; k++)
+    for (int i = 0; i < NI; i++)
+      for (int j = 0; j < NJ; j++)
+        C[i][j] += alpha * A[k][i] * B[j][k];
+}
+#define AT(i, k) A[k][i]
+#define BT(k, j) B[j][k]
+#else
+static double A[NI][NK], B[NK][NJ];
+__attribute__((noinline)) void kernel_gemm(double alpha, double beta, double C[NI][NJ], double A[NI][NK], double B[NK][NJ]) {
+  for (int i = 0; i < NI; i++) {
+    for (int j = 0; j < NJ; j++) C[i][j] *= beta;
+    for (int k = 0; k < NK; k++)
+      for (int j = 0; j < NJ; j++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+  }
+}
+#define AT(i, k) A[i][k]
+#define BT(k, j) B[k][j]
+#endif
+int main(void) {
+  for (int i = 0; i < NI; i++) for (int j = 0; j < NJ; j++) C[i][j] = (double)((i * j + 1) % NI) / NI;
+  for (int i = 0; i < NI; i++) for (int k = 0; k < NK; k++) AT(i, k) = (double)(i * (k + 1) % NK) / NK - 0.25;
+  for (int k = 0; k < NK; k++) for (int j = 0; j < NJ; j++) BT(k, j) = (double)(k * (j + 2) % NJ) / NJ;
+  kernel_gemm(1.5, 1.2, C, A, B);
+  double sum = 0;
+  for (int i = 0; i < NI; i++) for (int j = 0; j < NJ; j++) sum = sum * 1.0000001 + C[i][j];
+  printf("%.17g %.17g %.17g\\n", sum, C[0][0], C[NI - 1][NJ - 1]);
+  return 0;
+}
+`;
+
+interface MatmulField { statement: string; microTile: number[]; blocks: { mc: number; kc: number; nc: number }; packed: string[] }
+type Report = { functions: { name: string; scops: { schedule?: { taken: boolean; matmul: false | MatmulField[] } }[] }[] };
+
+/** tsopt on `bitcode` with --verify-each and a report: its output and the kernel function's SCoPs' `schedule` fields. */
+async function optimize(bitcode: Buffer, kernel: string, flags: readonly string[] = []): Promise<{ out: Buffer; schedules: Report['functions'][number]['scops'][number]['schedule'][] }> {
+  const report = path.join(work, `${kernel}-${flags.join('_').replace(/\W/g, '')}.json`);
+  const r = await tsoptAsync(['--verify-each', `--report=${report}`, '--keep-unprofitable', ...CACHES, ...flags], bitcode);
+  expect(r.stderr.toString()).toBe('');
+  expect(r.status).toBe(0);
+  const parsed = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
+  return { out: r.stdout, schedules: parsed.functions.filter((f) => f.name === kernel).flatMap((f) => f.scops.map((s) => s.schedule)) };
+}
+
+/** tsopt's output linked into an executable. */
+function link(out: Buffer, tag: string): string {
+  const obj = path.join(work, `${tag}.o`);
+  runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', obj], out);
+  const exe = path.join(work, tag);
+  runOk('clang-14', [obj, '-o', exe, '-lm']);
+  return exe;
+}
+
+/** Each statement of kernel_<name> (test/kernels, as tscc compiles it) with matmulRoles' answer. */
+function rolesIn(name: string): { name: string; loops: number; roles: ReturnType<typeof matmulRoles> }[] {
+  const module = parseModule(disassemble(compileKernelToIr(name, IR_FLAGS)), `${name}.ll`);
+  const fn = module.functions.find((f) => f.name === `kernel_${name.replace(/-/g, '_')}`)!;
+  const models = buildFunctionModels(fn, new AnalysisManager(), { maxOperations: defaultMaxOperations, delinearize: defaultDelinearizer });
+  try {
+    return models.models.flatMap((m: ScopModel) => m.statements.map((st: ScopStatementModel) => ({ name: st.name, loops: st.loops.length, roles: matmulRoles(m, st) })));
+  } finally {
+    models.dispose();
+  }
+}
+
+describe('recognition', () => {
+  test.each([
+    ['gemm', { i: 0, j: 2, k: 1 }],
+    ['syrk', { i: 0, j: 2, k: 1 }],
+    ['syr2k', { i: 0, j: 2, k: 1 }],
+  ])('%s: its statement of three loops is a matrix multiplication with roles %p, no other statement is', (name, roles) => {
+    const statements = rolesIn(name);
+    expect(statements.filter((s) => s.roles !== undefined).map((s) => s.roles)).toEqual([roles]);
+  }, 120_000);
+
+  test.each(['lu', 'jacobi-2d', 'doitgen', 'trmm'])('%s: it has statements of three loops or more, none a matrix multiplication', (name) => {
+    const statements = rolesIn(name);
+    expect(statements.some((s) => s.loops >= 3)).toBe(true);
+    expect(statements.filter((s) => s.roles !== undefined).map((s) => s.name)).toEqual([]);
+  }, 120_000);
+
+  test('AVX-512 doubles: an 8 x 24 micro-tile, B micro-panels in L1 (Kc 128), A blocks in L2 (Mc 1024); AVX2: 6 x 8', () => {
+    const caches = { l1: 32768, l2: 1048576 };
+    expect(matmulSizes(caches, 64, 8)).toMatchObject({ mr: 8, nr: 24, kc: 128, mc: 1024, nc: 2040 });
+    expect(matmulSizes(caches, 32, 8)).toMatchObject({ mr: 6, nr: 8 });
+  });
+});
+
+/** The GEMM program at sizes [NI, NJ, NK] (and TRANSPOSED): tsopt's build, its report's schedules, and clang -O3's build. */
+async function gemmAt(sizes: readonly number[], transposed: boolean, flags: readonly string[] = []): Promise<{ exe: string; reference: string; schedules: Awaited<ReturnType<typeof optimize>>['schedules'] }> {
+  const tag = `gemm-${transposed ? 'tt' : 'nn'}-${sizes.join('x')}${flags.join('').replace(/\W/g, '')}`;
+  const source = path.join(work, `${tag}.c`);
+  fs.writeFileSync(source, GEMM);
+  const defines = [`-DNI=${sizes[0]}`, `-DNJ=${sizes[1]}`, `-DNK=${sizes[2]}`, ...(transposed ? ['-DTRANSPOSED'] : [])];
+  const { out, schedules } = await optimize(compileToIr(source, [...IR_FLAGS, ...defines]), 'kernel_gemm', flags);
+  const reference = path.join(work, `${tag}-clang`);
+  runOk('clang-14', ['-O3', '-march=skylake-avx512', ...defines, source, '-o', reference]);
+  return { exe: link(out, tag), reference, schedules };
+}
+
+describe('end to end', () => {
+  // Partial micro-tiles in i and j and three Kc blocks of k, the last partial; the same transposed.
+  test.each([
+    [[50, 53, 300], false],
+    [[41, 50, 131], true],
+  ])('gemm %p (transposed: %p): the micro-kernel, nothing packed, bit for bit clang -O3\'s output', async (sizes, transposed) => {
+    const { exe, reference, schedules } = await gemmAt(sizes, transposed);
+    expect(schedules).toHaveLength(1);
+    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: [] }] });
+    expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
+  }, 240_000);
+
+  test('--matmul=false: gemm tiled as before; parametric sizes (test/kernels/gemm.c): the generic tiling, not the matmul path', async () => {
+    const off = await gemmAt([50, 53, 300], false, ['--matmul=false']);
+    expect(off.schedules[0]).toMatchObject({ taken: true, matmul: false, tileSizes: [[84, 84, 256]] });
+    expect(runOk(off.exe, []).toString()).toBe(runOk(off.reference, []).toString());
+    const parametric = await optimize(compileToIr(path.join(kernelsDir, 'gemm.c'), [...IR_FLAGS, `-I${kernelsDir}`]), 'kernel_gemm');
+    expect(parametric.schedules[0]).toMatchObject({ taken: true, matmul: false, tileSizes: [[84, 84, 256]] });
+  }, 240_000);
+});

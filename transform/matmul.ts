@@ -1,0 +1,287 @@
+// The matrix-multiplication path of the schedule optimizer: a statement that computes
+// C[i][j] ⊕= f(A[i][k], B[k][j], scalars) (up to transposition of the operands: gemm, the
+// products of 2mm and 3mm, syrk, syr2k) in a permutable band of its three loops gets the loop
+// structure of BLIS (Goto's algorithm; Low et al., "Analytical modeling is enough for
+// high-performance BLIS", TOMS 2016) instead of the generic tiling:
+//
+//   jc (Nc) ─ kc (Kc) ─ ic (Mc)                       blocks: B's Kc x Nc in L3, A's Mc x Kc in L2
+//     └ jr (Nr) ─ ir (Mr)                             one micro-tile of C
+//         └ k ─ i (Mr, unrolled) ─ j (Nr, vectorized) the micro-kernel: Mr x Nr/lanes vector accumulators
+//
+// The micro-tiles whose Mr x Nr points all run are isolated (isl's `isolate` AST option), so
+// the micro-kernel's i copies need no guards and its j loop has a constant trip count: opt
+// vectorizes j, unrolls it, and LICM keeps the C micro-tile in registers across k (the fast
+// path's noalias scopes say C is not A or B). Each C[i][j] still sums its k in order: every
+// level is a tiling or a permutation of one permutable band, which keeps every dependence's
+// order (the band's members have non-negative distances), so results stay bit for bit.
+//
+// A and B are not packed into contiguous buffers (BLIS and Polly's MatmulOptimizer do): the
+// report says `packed: []`.
+import { AstLoopType, DimType, MultiUnionPwAff, Schedule, type ScheduleNode, UnionMap, type UnionSet } from 'isl-wasm';
+import { stride } from './interchange';
+import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import type { CacheSizes } from './tile-sizes';
+import type { Plan } from './schedule-plan';
+
+/** The statement's loop dimensions in the roles of C[i][j] += A[i][k] B[k][j]. */
+export interface MatmulRoles {
+  readonly i: number;
+  readonly j: number;
+  readonly k: number;
+}
+
+/**
+ * Why the matmul path does not apply to `model`, if it does not: its sizes are parameters (VLA
+ * code, sizes read at run time). isl's AST of the isolated micro-tiles then runs over the
+ * codegen quota (gemm of test/kernels: over 1,000,000 operations), and without isolating them
+ * the guarded micro-kernel ran gemm 1000x1100x1200 in 0.38 s against 0.20 s for the generic tiling.
+ */
+export function matmulRefused(model: ScopModel): string | undefined {
+  return model.context.dim(DimType.param) > 0 ? 'parametric sizes' : undefined;
+}
+
+/** The BLIS sizes: micro-tile Mr x Nr, blocks Mc x Kc of A and Kc x Nc of B. */
+export interface MatmulSizes {
+  readonly mr: number;
+  readonly nr: number;
+  readonly mc: number;
+  readonly kc: number;
+  readonly nc: number;
+  readonly why: string;
+}
+
+/** What the report and print<schedule> say about one statement on the matmul path. */
+export interface MatmulInfo {
+  readonly statement: string;
+  /** The loop dimensions of the statement (0 outermost) that play i, j and k. */
+  readonly roles: MatmulRoles;
+  readonly sizes: MatmulSizes;
+  /** Operands copied into contiguous buffers: none (not built yet). */
+  readonly packed: readonly string[];
+}
+
+/**
+ * The roles of `st`'s loops when it is a matrix-multiplication statement, else undefined:
+ * three loops; array accesses: one written element C (written once, or twice in DeLICM's
+ * model), read back at the same place (the accumulation), invariant along one loop (k) and stride-1 along another (j); every other array
+ * read moves along k and stays on one element along i or along j, at least one of each (A and
+ * B, or A twice for syrk); no scalar written.
+ */
+export function matmulRoles(model: ScopModel, st: ScopStatementModel): MatmulRoles | undefined {
+  if (st.loops.length !== 3) return undefined;
+  const arrays = st.accesses.filter((a) => a.array.kind === 'array');
+  if (st.accesses.some((a) => a.array.kind !== 'array' && a.kind === 'write')) return undefined;
+  if (arrays.some((a) => a.certainty !== 'must')) return undefined;
+  // C: every write, and the accumulation's read, touch one element (DeLICM's model of -O3's
+  // register sum writes it twice: the store and the mapped PHI).
+  const writes = arrays.filter((a) => a.kind === 'write');
+  if (writes.length === 0) return undefined;
+  const c = writes[0]!;
+  const accumulated = arrays.filter((a) => a.kind === 'read' && a.array === c.array);
+  const element = (a: (typeof arrays)[number]) => a.relation.intersectDomain(st.domain);
+  if (accumulated.length === 0 || [...writes, ...accumulated].some((a) => a.array !== c.array || !element(a).isEqual(element(c)))) return undefined;
+  const dims = [0, 1, 2];
+  const along = (a: (typeof arrays)[number]) => dims.map((d) => stride(model, st, a, d));
+  const cs = along(c);
+  const k = dims.find((d) => cs[d] === 'invariant');
+  const j = dims.find((d) => d !== k && cs[d] === 'unit');
+  if (k === undefined || j === undefined) return undefined;
+  const i = dims.find((d) => d !== k && d !== j)!;
+  if (cs[i] === 'invariant' || cs[i] === 'none') return undefined;
+  let aLike = 0;
+  let bLike = 0;
+  for (const r of arrays.filter((a) => a.kind === 'read' && a.array !== c.array)) {
+    const s = along(r);
+    if (s[k] === 'invariant' || s[k] === 'none') return undefined;
+    const stillJ = s[j] === 'invariant';
+    const stillI = s[i] === 'invariant';
+    if (stillJ === stillI) return undefined;
+    if (stillJ) aLike++;
+    else bLike++;
+  }
+  return aLike > 0 && bLike > 0 ? { i, j, k } : undefined;
+}
+
+/**
+ * BLIS's sizes from the vector registers and the caches. The micro-kernel holds Mr x Nr/lanes
+ * accumulators, Nr/lanes vectors of B and one broadcast of A in the target's vector registers
+ * (32 with AVX-512, else 16): Nr = 3 vectors and Mr = 8 with AVX-512 (24 + 3 + 1 of 32), Nr = 2
+ * vectors and Mr = 6 else (12 + 2 + 1 of 16). The operands are not packed, so B's micro-panel
+ * (Kc x Nr, rows far apart) stays in L1 while the ir loop walks all of A's block: Kc fills 3/4 of
+ * L1 with it; A's block, Mc x Kc, fills L2 (gemm LARGE, 2026-11-26, load ~25: Kc, Mc = 128, 1024
+ * 0.39 s; 64, 1024 0.45 s; 64, 256 0.72 s; 256, 128 0.68 s); Nc, B's block in L3, a fixed
+ * multiple of Nr near 2048 (240: 0.81 s).
+ */
+export function matmulSizes(caches: CacheSizes, vectorBytes: number, elementBytes: number): MatmulSizes {
+  const lanes = Math.max(1, Math.floor(vectorBytes / elementBytes));
+  const registers = vectorBytes >= 64 ? 32 : 16;
+  const vectors = registers >= 32 ? 3 : 2;
+  const nr = vectors * lanes;
+  const mr = Math.min(8, Math.floor((registers - vectors - 1) / vectors));
+  const kc = Math.max(16, Math.floor((caches.l1 * 3) / 4 / (nr * elementBytes) / 8) * 8);
+  const mc = Math.max(mr, Math.floor(caches.l2 / (kc * elementBytes) / mr) * mr);
+  const nc = nr * Math.max(1, Math.floor(2048 / nr));
+  const why = `micro-tile ${mr} x ${nr} (${mr}x${vectors} accumulators of ${lanes} lanes in ${registers} vector registers), `
+    + `Kc ${kc} (B's ${kc}x${nr} micro-panel: ${kc}x${nr}x${elementBytes} B <= 3/4 of L1 ${caches.l1 >> 10} KiB), Mc ${mc} (A's block: ${mc}x${kc}x${elementBytes} B <= L2 ${caches.l2 >> 10} KiB), Nc ${nc}`;
+  return { mr, nr, mc, kc, nc, why };
+}
+
+/** Members of `mupa` in the order `order` (each an index into it). */
+function permuted(mupa: MultiUnionPwAff, order: readonly number[]): MultiUnionPwAff {
+  let out = mupa;
+  order.forEach((from, to) => {
+    out = out.setAt(to, mupa.getAt(from));
+  });
+  return out;
+}
+
+/** isl's tiling of `mupa` over `domain` by `sizes`: the tile loops' and the point loops' (shifted to start at 0) schedules. */
+function tiled(model: ScopModel, domain: UnionSet, mupa: MultiUnionPwAff, sizes: readonly number[]): { tile: MultiUnionPwAff; point: MultiUnionPwAff } {
+  const band = Schedule.fromDomain(domain).getRoot().child(0).insertPartialSchedule(mupa);
+  const tile = band.bandTile(model.ctx.multiVal(band.bandGetSpace(), sizes));
+  return { tile: tile.bandGetPartialSchedule(), point: tile.child(0).bandGetPartialSchedule() };
+}
+
+/** How the optimizer's tree builder marks one member: split it off and put the mark above it. */
+export type MarkMembers = (node: ScheduleNode, marks: readonly string[]) => ScheduleNode;
+
+/**
+ * Inserts at `at` the BLIS structure for a permutable band `mupa` of one matmul statement whose
+ * members run along the statement's dimensions `along` (member m moves dimension along[m]);
+ * returns the node below the micro-kernel, where the band's child goes.
+ * `markOf(member, level)`: the mark of a member of the band at the tile or point level.
+ */
+export function insertMatmulBands(
+  model: ScopModel, at: ScheduleNode, mupa: MultiUnionPwAff, along: readonly number[], roles: MatmulRoles, sizes: MatmulSizes,
+  markOf: (member: number, level: 'tile' | 'point') => string, split: MarkMembers,
+): ScheduleNode {
+  const ctx = model.ctx;
+  const domain = mupa.domain();
+  const member = (dim: number): number => along.indexOf(dim);
+  const [mi, mj, mk] = [member(roles.i), member(roles.j), member(roles.k)];
+  // jc, kc, ic: the blocks.
+  const blocks = tiled(model, domain, permuted(mupa, [mj, mk, mi]), [sizes.nc, sizes.kc, sizes.mc]);
+  // Inside a block, [j, i, k] tiled by the micro-tile (k by Kc: one tile) gives jr, ir and the micro-kernel's points.
+  const micro = tiled(model, domain, permuted(blocks.point, [0, 2, 1]), [sizes.nr, sizes.mr, sizes.kc]);
+  let node = at.insertPartialSchedule(blocks.tile).bandSetPermutable(1);
+  node = split(node, [markOf(mj, 'tile'), markOf(mk, 'tile'), markOf(mi, 'tile')]);
+  // jr, ir (and k's single tile) as one band, so that isolating the full micro-tiles there
+  // generates the micro-kernel below knowing it runs Mr x Nr points.
+  node = node.insertPartialSchedule(micro.tile).bandSetPermutable(1);
+  node = node.bandSetAstBuildOptions(fullMicroTiles(model, node, micro.point, sizes));
+  node = node.insertMark(ctx.id(markOf(mk, 'tile'))).child(0).child(0);
+  // The micro-kernel: k, i (unrolled), j innermost, one band each under its mark.
+  const point = (m: number): MultiUnionPwAff => MultiUnionPwAff.fromUnionPwAff(micro.point.getAt(m));
+  node = node.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);
+  node = node.insertMark(ctx.id(markOf(mi, 'point'))).child(0).insertPartialSchedule(point(1));
+  node = node.bandMemberSetAstLoopType(0, AstLoopType.unroll).child(0);
+  return node.insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
+}
+
+/**
+ * The AST options of the micro-tile band `band` (jr, ir, 0): isolate its iterations whose
+ * micro-tile runs its first and last i and its first and last j (`points`: the micro-kernel's
+ * [j, i, k] offsets), the full tiles of a rectangle or a triangle. A tile isolated though not
+ * full would still be correct (isl guards what it cannot prove), only slower.
+ */
+function fullMicroTiles(model: ScopModel, band: ScheduleNode, points: MultiUnionPwAff, sizes: MatmulSizes): UnionSet {
+  const ctx = model.ctx;
+  // { S[..] -> [[prefix] -> [band]] } over the statement's instances
+  const where = band.getPrefixScheduleUnionMap().intersectDomain(model.domains).rangeProduct(band.bandGetPartialScheduleUnionMap());
+  // { S[..] -> [j', i', k'] }: each instance's place in its micro-tile
+  const place = UnionMap.fromMultiUnionPwAff(points);
+  const at = (condition: string): UnionSet => where.intersectDomain(place.intersectRange(ctx.unionSet(`{ [j, i, k] : ${condition} }`)).domain()).range();
+  const full = at('i = 0 and j = 0').intersect(at(`i = ${sizes.mr - 1} and j = ${sizes.nr - 1}`)).coalesce();
+  return full.asSet().setTupleName('isolate').toUnionSet();
+}
+
+type Band = Extract<Plan, { kind: 'band' }>;
+
+/** The bands from `p` down while they follow one another, and the node below them. */
+function bandChain(p: Plan): { bands: Band[]; below: Plan } {
+  const bands: Band[] = [];
+  let at = p;
+  while (at.kind === 'band') {
+    bands.push(at);
+    at = at.child;
+  }
+  return { bands, below: at };
+}
+
+/** One schedule of the bands' members, outermost first, restricted to `instances`. */
+function flat(bands: readonly Band[], instances: UnionSet): MultiUnionPwAff {
+  return bands.map((b) => b.mupa.intersectDomain(instances)).reduce((a, b) => a.flatRangeProduct(b));
+}
+
+/**
+ * Per member of `mupa` (a schedule of `instances`), whether the dependences among `instances`
+ * keep it permutable (no negative distance in any member: all of them, or undefined) and
+ * which members are coincident (distance 0 wherever the outer members' distances are 0).
+ */
+function memberDistances(model: ScopModel, ordered: UnionMap, mupa: MultiUnionPwAff, instances: UnionSet): boolean[] | undefined {
+  const ctx = model.ctx;
+  const n = mupa.size();
+  const deps = ordered.intersectDomain(instances).intersectRange(instances);
+  const schedule = UnionMap.fromMultiUnionPwAff(mupa);
+  // { [x..] }: how far apart the two ends of each dependence run, member by member
+  const distances = schedule.reverse().applyRange(deps).applyRange(schedule).deltas();
+  const xs = Array.from({ length: n }, (_, m) => `x${m}`);
+  const where = (cond: string): UnionSet => ctx.unionSet(`{ [${xs.join(', ')}] : ${cond} }`);
+  if (!distances.isSubset(where(xs.map((x) => `${x} >= 0`).join(' and ')))) return undefined;
+  return xs.map((x, m) => {
+    const uncarried = m === 0 ? distances : distances.intersect(where(xs.slice(0, m).map((y) => `${y} = 0`).join(' and ')));
+    return uncarried.isSubset(where(`${x} = 0`));
+  });
+}
+
+/**
+ * Takes each matrix-multiplication statement out of the bands it shares with other statements
+ * (its initialization: 2mm's `tmp[i][j] = 0` fused over i and j with the k loop below), so its
+ * three loops form one permutable band the matmul path can take:
+ *
+ *   bands i, j over {init, S} ─ sequence [init; S: band k]   ──►   sequence [init: bands i, j; S: band i, j, k]
+ *
+ * S runs after every other statement of the bands, which is legal when no dependence goes from
+ * S to them; the new band is permutable when no dependence among S's instances has a negative
+ * distance along it (its members' coincidence is computed the same way, and the other
+ * statements' bands get theirs again without S).
+ */
+export function distributeMatmul(model: ScopModel, plan: Plan, ordered: UnionMap): Plan {
+  if (plan.kind === 'leaf') return plan;
+  if (plan.kind !== 'band') return { kind: plan.kind, children: plan.children.map((c) => ({ filter: c.filter, child: distributeMatmul(model, c.child, ordered) })) };
+  const { bands, below } = bandChain(plan);
+  const rebuilt = (): Plan => bands.reduceRight<Plan>((child, b) => ({ ...b, child }), distributeMatmul(model, below, ordered));
+  if (below.kind !== 'sequence') return rebuilt();
+  const all = bands[0]!.mupa.domain();
+  for (const [n, c] of below.children.entries()) {
+    const inFilter = model.statements.filter((s) => !c.filter.intersect(s.domain.toUnionSet()).isEmpty());
+    const st = inFilter.length === 1 && inFilter[0]!.loops.length === 3 ? inFilter[0] : undefined;
+    if (!st) continue;
+    const inner = bandChain(c.child);
+    if (inner.below.kind !== 'leaf' || inner.bands.length === 0) continue;
+    const total = bands.reduce((k, b) => k + b.mupa.size(), 0) + inner.bands.reduce((k, b) => k + b.mupa.size(), 0);
+    if (total !== 3 || !matmulRoles(model, st)) continue;
+    const mine = c.filter.intersect(st.domain.toUnionSet());
+    const others = all.subtract(mine);
+    // S last: nothing of the other statements may depend on it.
+    if (!ordered.intersectDomain(mine).intersectRange(others).isEmpty()) continue;
+    const merged = flat([...bands, ...inner.bands], mine);
+    const coincident = memberDistances(model, ordered, merged, mine);
+    if (!coincident) continue;
+    const othersFlat = flat(bands, others);
+    const othersCoincident = memberDistances(model, ordered, othersFlat, others);
+    if (!othersCoincident) continue;
+    // The other statements keep their bands (each member's coincidence without S) and the rest of the sequence.
+    let k = 0;
+    const othersBands = bands.map((b) => {
+      const part = b.mupa.intersectDomain(others);
+      const flags = Array.from({ length: b.mupa.size() }, () => othersCoincident[k++]!);
+      return { ...b, mupa: part, coincident: flags };
+    });
+    const rest: Plan = { kind: 'sequence', children: below.children.filter((_, m) => m !== n).map((x) => ({ filter: x.filter, child: distributeMatmul(model, x.child, ordered) })) };
+    const othersPlan = othersBands.reduceRight<Plan>((child, b) => ({ ...b, child }), rest);
+    const matmulPlan: Plan = { kind: 'band', mupa: merged, permutable: true, coincident, child: { kind: 'leaf' } };
+    return { kind: 'sequence', children: [{ filter: others, child: othersPlan }, { filter: mine, child: matmulPlan }] };
+  }
+  return rebuilt();
+}
