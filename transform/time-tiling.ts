@@ -286,28 +286,27 @@ export interface TimeTileSizeInput {
 }
 
 /**
- * Time tile height T and space widths W1..WD: a tile's data, every array over the box a
- * parallelogram covers in T steps (W_m + skew*T along each member), stays in half of L2, so the
- * T sweeps of a tile read it from L2 instead of memory. The outer widths are 2*skew*T (tiles
- * twice as wide as they slant), the innermost one a multiple of the SIMD lanes (its loop is the
- * vectorized one), at least 4 vectors: the tallest T in 32, 16, 8, 4, 2 that leaves that.
+ * Time tile height T and space widths W1..WD. The innermost loop runs long row segments:
+ * WD = lanes * 2^(8 - D) (64 vectors with two space dimensions, 32 with three), a multiple of
+ * the SIMD lanes. The outer widths are 2T, and T is the tallest of 32, 16, 8, 4, 2 whose tile's
+ * data, every array over the box a parallelogram covers (W + skew*T along each outer member, WD
+ * along the innermost), fits in twice L2: the T sweeps of a tile then read it from L2 (and what
+ * spills, from L3) instead of memory. Measured on PolyBench LARGE (README): jacobi-2d and
+ * fdtd-2d fastest with 32 x 64 x 512, heat-3d with 4-8 x 8-16 x 8-16 x 256; shorter innermost
+ * segments (136 for fdtd-2d, 48 for heat-3d) lost most of the gain.
  */
 export function timeTileSizes(input: TimeTileSizeInput): { sizes: number[]; why: string } {
   const { caches, vectorBytes, space, skew } = input;
   const elem = Math.max(1, input.elementBytes);
   const arrays = Math.max(1, input.arrays);
   const lanes = Math.max(1, Math.floor(vectorBytes / elem));
-  const budget = caches.l2 / 2;
-  for (const T of [32, 16, 8, 4, 2]) {
-    const outer = 2 * skew * T;
-    const box = arrays * elem * (outer + skew * T) ** (space - 1);
-    const inner = Math.min(512, Math.floor((budget / box - skew * T) / lanes) * lanes);
-    if (inner >= 4 * lanes || T === 2) {
-      const w = Math.max(lanes, inner);
-      const sizes = [T, ...Array.from({ length: space - 1 }, () => outer), w];
-      const why = `${arrays} array(s) of ${elem}-byte elements, skew ${skew}: height ${T}, widths ${sizes.slice(1).join(' x ')} (a tile's ${sizes.slice(1).map((x) => `(${x}+${skew * T})`).join('x')} elements per array <= L2 ${caches.l2 >> 10} KiB / 2; innermost a multiple of ${lanes} lanes)`;
-      return { sizes, why };
-    }
-  }
-  throw new Error('unreachable');
+  const inner = lanes * 2 ** Math.max(0, 8 - space);
+  const budget = 2 * caches.l2;
+  const footprint = (T: number): number => arrays * elem * (2 * T + skew * T) ** (space - 1) * inner;
+  const T = [32, 16, 8, 4, 2].find((h) => footprint(h) <= budget) ?? 2;
+  const sizes = [T, ...Array.from({ length: space - 1 }, () => 2 * T), inner];
+  const why =
+    `${arrays} array(s) of ${elem}-byte elements, skew ${skew}: height ${T}, widths ${sizes.slice(1).join(' x ')} ` +
+    `(innermost ${inner / lanes} vectors of ${lanes}; ${arrays}x${Array.from({ length: space - 1 }, () => `${2 * T + skew * T}`).join('x')}x${inner}x${elem} B <= 2 x L2 ${caches.l2 >> 10} KiB)`;
+  return { sizes, why };
 }
