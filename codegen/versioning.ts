@@ -162,8 +162,10 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   // (transform/schedule-optimizer.ts): a tree kept until the AST is built.
   const { interchange, decision } = hooks.plans(model);
   let scheduleNotUsed: string | undefined;
-  try {
-    [parts, ast, mapped, rolled, extents] = model.budget.run(isl, 'check and AST', o.maxOperations, () =>
+  // isl's AST of an optimized tree (a time-tiled stencil's skewed tiles) may cost more than the
+  // original order's: past the quota, the fast path is built once more in the base order.
+  const runCheckAndAst = (optimized: ScheduleDecision['schedule']) =>
+    model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
         const plans = planMappedAccesses(model);
@@ -177,12 +179,20 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         // { Stmt_S[i...] -> [t0, ...] } restricted to the domains: the original order, or the interchanged one.
         const schedule = (interchange?.schedule ?? model.schedule).intersectDomain(domains);
         // The optimizer's tree names the model's statements: not taken where loops are rolled.
-        if (decision?.schedule && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
+        if (optimized && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
         const build = AstBuild.fromContext(model.context);
-        const tree = readAstNode(decision?.schedule && rerolls.length === 0 ? build.nodeFromSchedule(decision.schedule) : build.nodeFromScheduleMap(schedule));
+        const tree = readAstNode(optimized && rerolls.length === 0 ? build.nodeFromSchedule(optimized) : build.nodeFromScheduleMap(schedule));
         return [p, tree, plans, rerolls, o.parallel ? domainExtents(model) : new Map<string, AstExprTree[]>()] as const;
       }),
     );
+  try {
+    try {
+      [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision?.schedule);
+    } catch (e) {
+      if (!(e instanceof IslQuotaError && decision?.schedule)) throw e;
+      scheduleNotUsed = `isl exceeded its quota of ${o.maxOperations} operations for the AST of the new schedule (--codegen-max-operations)`;
+      [parts, ast, mapped, rolled, extents] = runCheckAndAst(undefined);
+    }
   } catch (e) {
     if (e instanceof IslError && model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
     if (e instanceof IslQuotaError) throw new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);

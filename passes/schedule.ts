@@ -7,6 +7,7 @@ import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { optimizeOrKeep, optimizeSchedule, type ScheduleDecision, type ScheduleOptions } from '../transform/schedule-optimizer';
 import { machineCaches, vectorBytesOf } from '../transform/tile-sizes';
+import { timeTile } from '../transform/time-tiling';
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, printerPass, scopMaxOperationsOption } from './scop-passes';
@@ -45,21 +46,29 @@ export const scheduleMaxOperationsOption: PassOption = {
   description: 'isl operations allowed per SCoP for the scheduler, a step (`schedule`) of --scop-max-operations; never more than half of what the SCoP\'s budget has left; past it the SCoP keeps its order and the report says so (default 1000000, 0 = no limit of its own)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption];
+export const timeTileOption: PassOption = {
+  name: 'time-tile',
+  description: 'time-tile iterative stencils (the outermost loop carries the reuse): skewed parallelogram tiles across time steps, built before isl\'s scheduler runs (default true; --time-tile=false leaves them to isl\'s scheduler)',
+};
+export const timeTileSizesOption: PassOption = {
+  name: 'time-tile-sizes',
+  description: 'time tile height, then the widths along the skewed space loops, outermost first, comma-separated; the last one for the loops past the list (default: from L2, the arrays, the skew and the SIMD width)',
+};
+
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
   readonly maxOperations: number;
+  /** --time-tile */
+  readonly timeTile: boolean;
+  /** --time-tile-sizes */
+  readonly timeTileSizes: readonly number[] | undefined;
 }
 
 export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attributeGroups: ReadonlyMap<number, string> }): ScheduleSettings | undefined {
   if (!booleanOption(ctx, scheduleOption, true)) return undefined;
-  const raw = ctx.options.get(tileSizesOption.name);
-  let sizes: number[] | undefined;
-  if (raw !== undefined) {
-    sizes = raw.split(',').map((x) => Number(x.trim()));
-    if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new TsoptError(`--${tileSizesOption.name} wants positive integers separated by commas, not '${raw}'`);
-  }
+  const sizes = sizesOption(ctx, tileSizesOption);
   const machine = machineCaches();
   return {
     tile: booleanOption(ctx, tileOption, true),
@@ -69,7 +78,18 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },
     vectorBytes: vectorBytesOf(module as never),
     maxOperations: nonNegativeIntegerOption(ctx, scheduleMaxOperationsOption, 1_000_000),
+    timeTile: booleanOption(ctx, timeTileOption, true),
+    timeTileSizes: sizesOption(ctx, timeTileSizesOption),
   };
+}
+
+/** Positive integers separated by commas, or undefined when the option is not given. */
+function sizesOption(ctx: PassContext, option: PassOption): number[] | undefined {
+  const raw = ctx.options.get(option.name);
+  if (raw === undefined) return undefined;
+  const sizes = raw.split(',').map((x) => Number(x.trim()));
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new TsoptError(`--${option.name} wants positive integers separated by commas, not '${raw}'`);
+  return sizes;
 }
 
 /** The dimension of `st` that `interchange` runs innermost (its last one when not interchanged). */
@@ -87,7 +107,15 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
   const left = model.budget.remaining;
   const share = left === Infinity ? 0 : Math.max(1, Math.floor(left / 2));
   const limit = s.maxOperations === 0 ? share : share === 0 ? s.maxOperations : Math.min(s.maxOperations, share);
-  return optimizeOrKeep(model, () => model.budget.run(model.ctx, 'schedule', limit, () => optimizeSchedule(model, innermostDim(interchange), s)));
+  return optimizeOrKeep(model, () =>
+    model.budget.run(model.ctx, 'schedule', limit, () => {
+      // Stencils first: isl's scheduler would spend its quota on them and refuse the skew it finds.
+      if (!s.timeTile) return optimizeSchedule(model, innermostDim(interchange), s);
+      const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes });
+      if ('decision' in t) return t.decision;
+      return { ...optimizeSchedule(model, innermostDim(interchange), s), timeTileRefused: t.refused };
+    }),
+  );
 }
 
 /** The report's `schedule` field. */
@@ -99,6 +127,7 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     tileSizes: used ? d.tiled.map((t) => t.sizes) : [],
     fused: used && d.fused,
     skewed: used && d.skewed,
+    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost } : false,
     // false, or per statement on BLIS's path: its micro-tile and blocks, and what was packed (nothing yet)
     matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
@@ -116,6 +145,8 @@ function printScop(model: ScopModel, ctx: PassContext): string {
   });
   const lines = [`  SCoP at ${model.location}`];
   lines.push(`    ${d.why}`);
+  if (d.timeTiled) lines.push(`    time tiles: ${d.timeTiled.why}; innermost loops parallel: ${d.timeTiled.parallelInnermost.join(', ') || 'none'}`);
+  if (d.timeTileRefused) lines.push(`    not time-tiled: ${d.timeTileRefused}`);
   for (const t of d.tiled) {
     lines.push(`    tiled ${t.statements.join(', ')}: sizes ${t.sizes.join(' x ')}: ${t.why}`);
     if (t.jammed) lines.push(`    unrolled and jammed into the innermost loop: ${t.jammed.join(' x ')}`);

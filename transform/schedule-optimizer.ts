@@ -21,14 +21,15 @@
 //
 // The cost model keeps the base schedule when isl's is not better: when some statement's
 // innermost loop would walk more accesses across rows than in the base order, when a statement
-// whose innermost loop carried nothing would get one that may, when isl skewed a band (no time
-// tiling yet), and when the new schedule tiles nothing and walks no fewer rows.
+// whose innermost loop carried nothing would get one that may, when isl skewed a band (stencils
+// are time-tiled before isl's scheduler runs: transform/time-tiling.ts), and when the new schedule tiles nothing and walks no fewer rows.
 import { AstLoopType, type AstNodeTree, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
 import { stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { tileSizes, type CacheSizes } from './tile-sizes';
 import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, type MatmulInfo } from './matmul';
 import type { Plan } from './schedule-plan';
+import type { TimeTiled } from './time-tiling';
 
 export interface ScheduleOptions {
   /** --tile: tile permutable bands of two members or more. */
@@ -68,6 +69,10 @@ export interface ScheduleDecision {
   readonly tree: string;
   /** The statements given BLIS's loops (transform/matmul.ts). */
   readonly matmul: readonly MatmulInfo[];
+  /** The stencil's time tiling (transform/time-tiling.ts), when the tree is one. */
+  readonly timeTiled?: TimeTiled;
+  /** Why time tiling did not apply, when it was tried. */
+  readonly timeTileRefused?: string;
 }
 
 export const parallelMark = 'tsopt_parallel';
@@ -200,7 +205,7 @@ export function optimizeOrKeep(model: ScopModel, run: () => ScheduleDecision): S
  * each), so a schedule that respects them keeps every such pair's order; a legal interchange
  * keeps every such pair's order too, so they are also the interchanged order's.
  */
-function orderedDependences(model: ScopModel): UnionMap {
+export function orderedDependences(model: ScopModel): UnionMap {
   const d = model.dependences;
   let all = d.raw.array.union(d.raw.scalar);
   for (const pair of [d.war, d.waw]) all = all.union(pair.array).union(pair.scalar);

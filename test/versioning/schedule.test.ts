@@ -76,7 +76,7 @@ describe('gemm', () => {
   test('the report says what was tiled, the budget has a schedule step, and the fast path prints what clang -O3 prints across tile edges', async () => {
     const { kernel, bitcode: out } = await tsoptOn('gemm', []);
     expect(kernel).toHaveLength(1);
-    expect(kernel[0]!.schedule).toEqual({ taken: true, why: "isl's schedule taken: 1 band(s) tiled", tiledBands: 1, tileSizes: [[84, 84, 256]], fused: false, skewed: false, matmul: false });
+    expect(kernel[0]!.schedule).toEqual({ taken: true, why: "isl's schedule taken: 1 band(s) tiled", tiledBands: 1, tileSizes: [[84, 84, 256]], fused: false, skewed: false, timeTiled: false, matmul: false });
     expect(kernel[0]!.islOperationsBySteps!.schedule).toBeGreaterThan(0);
     // 90 x 260 x 85: partial tiles in every member (84, 84, 256).
     expectClangOutput('gemm', out, [['20', '25', '30'], ['90', '260', '85'], ['1', '1', '1']], 'auto');
@@ -101,7 +101,7 @@ describe('gemm', () => {
 test('atax: the original order is kept where isl\'s schedule tiles nothing (x[j] reused along i is a vector) and walks no fewer rows; syrk: tiled, j innermost (coincident), 128 x 128 x 256 for two arrays', async () => {
   const atax = await tsoptOn('atax', []);
   expect(atax.kernel).toHaveLength(1);
-  expect(atax.kernel[0]!.schedule).toEqual({ taken: false, why: "the original order is kept: isl's schedule has no band to tile and walks no fewer rows", tiledBands: 0, tileSizes: [], fused: false, skewed: false, matmul: false });
+  expect(atax.kernel[0]!.schedule).toEqual({ taken: false, why: "the original order is kept: isl's schedule has no band to tile and walks no fewer rows", tiledBands: 0, tileSizes: [], fused: false, skewed: false, timeTiled: false, matmul: false });
   const syrk = await tsoptOn('syrk', []);
   expect(syrk.kernel[0]!.schedule).toMatchObject({ taken: true, tileSizes: [[128, 128, 256]] });
   expectClangOutput('syrk', syrk.bitcode, [['30', '24'], ['31', '24'], ['130', '150']], 'auto');

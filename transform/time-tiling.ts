@@ -1,0 +1,313 @@
+// Time tiling of iterative stencils (jacobi-2d, heat-3d, fdtd-2d): the time loop carries the
+// reuse (what a sweep writes, the next one reads), so tiles must cut across time steps. isl's
+// scheduler runs out of its quota on these SCoPs, and the space loops alone are tiled for
+// nothing (each sweep streams every array once), so the schedule is built here, the way Pluto
+// does for stencils: parallelogram tiles of a skewed band.
+//
+//   S[t, x1..xk] ──► band [t, s*t + x1 + c_S1, .., s*t + xk + c_Sk]   (members aligned innermost:
+//                        a statement with fewer space loops gets constants for the outer ones)
+//   tree:  tile loops floor(member / size), all members          (parallelogram tiles)
+//          point loops t, x1' .. x(D-1)'                           (one tile, in time order)
+//          sequence of the statements in their original order
+//            point loop xD' per statement                          (stride 1, vectorized)
+//
+// The skew s (the same for every space member) and the shifts c come from the dependences:
+// every member must be non-decreasing along every dependence (that makes the band permutable,
+// so tiling it is legal). For a pair S -> T and member m, with d the least value of
+// s*(t' - t) + x'_m - x_m over the dependence, the shifts must satisfy c_T - c_S >= -d: a system
+// of difference constraints, solved by longest paths (Bellman-Ford); a positive cycle means
+// the skew is too small. Then the whole tree is checked against every dependence (the image of
+// each pair is lexicographically increasing), and each innermost loop is marked parallel only
+// where isl proves it carries nothing: a loop that does keeps its order (`tsopt_sequential`).
+//
+// Not taken (the caller then runs isl's scheduler as before), with the reason:
+//   - one space dimension (jacobi-1d): a time step touches vectors, which stay in the caches
+//     across time steps anyway;
+//   - an innermost loop carries a dependence (seidel-2d's in-place update: A[i][j-1] is read
+//     right after it is written): the loop stays a chain of dependent additions, whose latency
+//     bounds the kernel, not memory; tiles do not shorten it and reassociation is not allowed.
+import { DimType, Schedule, type ScheduleNode, type UnionMap, UnionSetList } from 'isl-wasm';
+import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import type { CacheSizes } from './tile-sizes';
+import { orderedDependences, parallelMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
+
+export interface TimeTileOptions {
+  readonly caches: CacheSizes;
+  /** Bytes of the target's widest vector register. */
+  readonly vectorBytes: number;
+  /** --time-tile-sizes: the time tile height, then the space widths, outermost first (the last for members past the list). */
+  readonly sizes: readonly number[] | undefined;
+}
+
+/** What time tiling did to one SCoP. */
+export interface TimeTiled {
+  /** Each space member moves by `skew` per time step. */
+  readonly skew: number;
+  /** Time tile height, then the widths along the skewed space members, outermost first. */
+  readonly sizes: readonly number[];
+  readonly why: string;
+  /** Statements whose innermost loop is marked parallel (vectorized). */
+  readonly parallelInnermost: readonly string[];
+}
+
+/** Time tiling's answer: a decision, or why it did not apply (the caller goes on with isl's scheduler). */
+export type TimeTileResult = { readonly decision: ScheduleDecision } | { readonly refused: string };
+
+/** Largest skew tried: the stencils here need 1 (fdtd-2d) or 2 (jacobi-2d, heat-3d). */
+const maxSkew = 4;
+/** Bounds of the least dependence distance looked for per member (stencil reaches are small). */
+const minDistance = -16;
+const maxDistance = 16;
+
+/**
+ * The time-tiled schedule of `model` when it is an iterative stencil (see the head of this file),
+ * kept in the model's context (the caller disposes it), or why not.
+ */
+export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
+  const ctx = model.ctx;
+  return ctx.scope((): TimeTileResult => {
+    const looped = model.statements.filter((st) => st.loops.length > 0);
+    const outside = model.statements.filter((st) => st.loops.length === 0);
+    if (looped.length === 0) return { refused: 'no loop' };
+    const time = looped[0]!.loops[0]!;
+    if (looped.some((st) => st.loops[0] !== time)) return { refused: 'the statements share no outermost loop' };
+    const space = Math.max(...looped.map((st) => st.loops.length - 1));
+    if (space === 0) return { refused: 'no loop inside the outermost one' };
+    const carried = model.dependences.carried.get(time) ?? [];
+    if (!carried.some((k) => k.startsWith('RAW (array)'))) return { refused: 'the outermost loop carries no flow of array values: no reuse across its iterations' };
+    if (space === 1) return { refused: 'one space dimension: a time step touches vectors, which stay in the caches across time steps' };
+
+    // [params] -> { S[..] -> T[..] }: RAW, WAR, WAW of arrays and scalars
+    const deps = orderedDependences(model);
+    const ordered = inOriginalOrder(looped);
+    let skew = 0;
+    let shifts: Map<ScopStatementModel, number[]> | undefined;
+    for (let s = 1; s <= maxSkew && !shifts; s++) {
+      shifts = solveShifts(model, ordered, deps, space, s);
+      skew = s;
+    }
+    if (!shifts) return { refused: `no skew up to ${maxSkew} makes every space member non-decreasing along the dependences` };
+
+    const member = (st: ScopStatementModel, m: number): string => {
+      const k = st.loops.length - 1;
+      const pad = space - k;
+      if (m === 0) return 'i0';
+      const c = shifts!.get(st)![m - 1]!;
+      const x = m <= pad ? '' : ` + i${m - pad}`;
+      return `${skew}*i0${x} + ${c}`;
+    };
+    const counters = (st: ScopStatementModel): string => st.loops.map((_, k) => `i${k}`).join(', ');
+    /** { S[..] -> [f(S)] } for every looped statement, as a one-member partial schedule. */
+    const mupa = (f: (st: ScopStatementModel) => string, sts: readonly ScopStatementModel[] = ordered) =>
+      ctx.multiUnionPwAff(`[{ ${sts.map((st) => `${st.name}[${counters(st)}] -> [(${f(st)})]`).join('; ')} }]`);
+
+    const arrays = new Set(looped.flatMap((st) => st.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array)));
+    const elementBytes = Math.max(1, ...[...arrays].map((a) => a.elementBytes));
+    const { sizes, why } = o.sizes && o.sizes.length > 0
+      ? { sizes: Array.from({ length: space + 1 }, (_, k) => o.sizes![Math.min(k, o.sizes!.length - 1)]!), why: 'given by --time-tile-sizes' }
+      : timeTileSizes({ caches: o.caches, vectorBytes: o.vectorBytes, elementBytes, arrays: arrays.size, space, skew });
+
+    const mark = (node: ScheduleNode, name: string): ScheduleNode => node.insertMark(ctx.id(name)).child(0);
+    /** Inserts one single-member band under its mark at `node`; returns the node below it. */
+    const band = (node: ScheduleNode, f: (st: ScopStatementModel) => string, name: string, sts?: readonly ScopStatementModel[]): ScheduleNode =>
+      mark(node.insertPartialSchedule(mupa(f, sts)), name).child(0);
+
+    /** The tree (see the head of this file), the innermost loops of `parallel` marked parallel. */
+    const tree = (parallel: ReadonlySet<ScopStatementModel>): Schedule => {
+      let root = Schedule.fromDomain(model.domains).getRoot().child(0);
+      let node: ScheduleNode;
+      if (outside.length > 0) {
+        // Statements outside every loop (-O3's loads of invariant values) run first, then the loops.
+        const looping = ordered.map((st) => st.domain.toUnionSet()).reduce((a, b) => a.union(b));
+        const before = outside.map((st) => st.domain.toUnionSet()).reduce((a, b) => a.union(b));
+        root = root.insertSequence(UnionSetList.fromUnionSet(before).add(looping));
+        node = root.child(1).child(0);
+      } else {
+        node = root;
+      }
+      for (let m = 0; m <= space; m++) node = band(node, (st) => `floor((${member(st, m)}) / ${sizes[m]})`, sequentialMark);
+      for (let m = 0; m < space; m++) node = band(node, (st) => member(st, m), sequentialMark);
+      node = node.insertSequence(ordered.slice(1).reduce((l, st) => l.add(st.domain.toUnionSet()), UnionSetList.fromUnionSet(ordered[0]!.domain.toUnionSet())));
+      ordered.forEach((st, k) => {
+        const depth = node.getTreeDepth();
+        const below = band(node.child(k).child(0), (x) => member(x, space), parallel.has(st) ? parallelMark : sequentialMark, [st]);
+        node = below.ancestor(below.getTreeDepth() - depth);
+      });
+      return node.getSchedule();
+    };
+
+    // { S[..] -> [schedule] }: the tree as a map; every dependence must increase it.
+    const map = tree(new Set()).getMap();
+    // { [src schedule] -> [dst schedule] } per dependence
+    const images = deps.applyDomain(map).applyRange(map);
+    if (!images.isEmpty() && !images.isSubset(lexLess(model, images))) return { refused: 'the tiled schedule would reorder a dependence' };
+
+    // Each statement's innermost loop: parallel when no dependence joins two of its instances in one iteration of the loops around it.
+    const parallelInnermost = ordered.filter((st) => {
+      const own = st.domain.toUnionSet();
+      // { [prefix, x] -> [prefix, x'] } of the statement's own dependences
+      const same = deps.intersectDomain(own).intersectRange(own).applyDomain(map).applyRange(map);
+      return same.isEmpty() || same.intersect(samePrefixOtherLast(model, same)).isEmpty();
+    });
+    const carrying = ordered.filter((st) => st.loops.length === space + 1 && !parallelInnermost.includes(st));
+    if (carrying.length > 0) {
+      return { refused: `an innermost loop carries a dependence (${carrying.map((st) => st.name).join(', ')}): it stays a chain of dependent operations, which tiles do not shorten` };
+    }
+    const schedule = tree(new Set(parallelInnermost));
+    const text = schedule.toStr();
+    const timeTiled: TimeTiled = { skew, sizes, why, parallelInnermost: parallelInnermost.map((st) => st.name) };
+    const decision: ScheduleDecision = {
+      schedule: schedule.keep(),
+      why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew} and tiled ${sizes.join(' x ')}`,
+      tiled: [{ statements: ordered.map((st) => st.name), sizes, why }],
+      fused: ordered.length > 1,
+      skewed: true,
+      matmul: [],
+      tree: text,
+      timeTiled,
+    };
+    return { decision };
+  });
+}
+
+/** The statements in the order they run within one iteration of the outermost loop (their 2D+1 schedules' constants). */
+function inOriginalOrder(statements: readonly ScopStatementModel[]): ScopStatementModel[] {
+  const key = (st: ScopStatementModel): number[] => {
+    // { [t0, ..] }: the statement's schedule values; the even dimensions are constants
+    const range = st.schedule.range();
+    const n = range.dim(DimType.set);
+    const out: number[] = [];
+    for (let d = 0; d < n; d += 2) out.push(range.dimMaxVal(d).getNumSi());
+    return out;
+  };
+  const keys = new Map(statements.map((st) => [st, key(st)] as const));
+  return [...statements].sort((a, b) => {
+    const x = keys.get(a)!;
+    const y = keys.get(b)!;
+    for (let k = 0; k < Math.min(x.length, y.length); k++) if (x[k] !== y[k]) return x[k]! - y[k]!;
+    return x.length - y.length;
+  });
+}
+
+/**
+ * Per statement, the shift of each space member (difference constraints, see the head of this
+ * file) for skew `s`, or undefined when none exists.
+ */
+function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[], deps: UnionMap, space: number, s: number): Map<ScopStatementModel, number[]> | undefined {
+  const ctx = model.ctx;
+  const byName = new Map(statements.map((st) => [st.name, st] as const));
+  /** Edges per member: c_to - c_from >= weight. */
+  const edges: { from: ScopStatementModel; to: ScopStatementModel; weight: number }[][] = Array.from({ length: space }, () => []);
+  for (const pair of deps.getMapList().toArray()) {
+    const from = byName.get(pair.getTupleName(DimType.in) ?? '');
+    const to = byName.get(pair.getTupleName(DimType.out) ?? '');
+    if (!from || !to) continue;
+    const a = from.loops.map((_, k) => `a${k}`);
+    const b = to.loops.map((_, k) => `b${k}`);
+    for (let m = 1; m <= space; m++) {
+      const term = (st: ScopStatementModel, v: string[]): string => {
+        const pad = space - (st.loops.length - 1);
+        return m <= pad ? '0' : v[m - pad]!;
+      };
+      // { [S[a] -> T[b]] -> [s (b0 - a0) + x_T - x_S] }
+      const value = ctx.unionMap(`{ [${from.name}[${a.join(', ')}] -> ${to.name}[${b.join(', ')}]] -> [${s}*(b0 - a0) + ${term(to, b)} - (${term(from, a)})] }`);
+      // [params] -> { [v] }: the member's distances over the dependence
+      const distances = pair.wrap().toUnionSet().apply(value);
+      if (distances.isEmpty()) continue;
+      let least: number | undefined;
+      for (let d = maxDistance; d >= minDistance; d--) {
+        if (distances.isSubset(ctx.unionSet(`{ [v] : v >= ${d} }`))) {
+          least = d;
+          break;
+        }
+      }
+      if (least === undefined) return undefined;
+      edges[m - 1]!.push({ from, to, weight: -least });
+    }
+  }
+  const shifts = new Map(statements.map((st) => [st, Array.from({ length: space }, () => 0)] as const));
+  for (let m = 0; m < space; m++) {
+    // Longest paths from 0 (Bellman-Ford): the least non-negative shifts; still relaxing after |V| rounds: a positive cycle.
+    let changed = true;
+    for (let round = 0; round <= statements.length && changed; round++) {
+      changed = false;
+      for (const e of edges[m]!) {
+        const need = shifts.get(e.from)![m]! + e.weight;
+        if (shifts.get(e.to)![m]! < need) {
+          shifts.get(e.to)![m] = need;
+          changed = true;
+        }
+      }
+      if (changed && round === statements.length) return undefined;
+    }
+  }
+  return shifts;
+}
+
+/** { [a] -> [b] : a lexicographically before b } for every pair of dimensions in `pairs`. */
+function lexLess(model: ScopModel, pairs: UnionMap): UnionMap {
+  return relationPerSpace(model, pairs, (n, m) => {
+    const ors = Array.from({ length: Math.min(n, m) }, (_, k) => [...Array.from({ length: k }, (_, j) => `a${j} = b${j}`), `a${k} < b${k}`].join(' and '));
+    return ors.length === 0 ? 'false' : ors.map((x) => `(${x})`).join(' or ');
+  });
+}
+
+/** { [a] -> [b] : a and b equal but in their last dimension } (same dimension count). */
+function samePrefixOtherLast(model: ScopModel, pairs: UnionMap): UnionMap {
+  return relationPerSpace(model, pairs, (n, m) => {
+    if (n !== m) return 'false';
+    const eq = Array.from({ length: n - 1 }, (_, j) => `a${j} = b${j}`);
+    return [...eq, `(a${n - 1} < b${n - 1} or a${n - 1} > b${n - 1})`].join(' and ');
+  });
+}
+
+/** The union over the (anonymous) spaces of `pairs` of `{ [a] -> [b] : condition(n, m) }`. */
+function relationPerSpace(model: ScopModel, pairs: UnionMap, condition: (n: number, m: number) => string): UnionMap {
+  const shapes = new Set(pairs.getMapList().toArray().map((p) => `${p.dim(DimType.in)},${p.dim(DimType.out)}`));
+  const parts = [...shapes].map((shape) => {
+    const [n, m] = shape.split(',').map(Number) as [number, number];
+    const a = Array.from({ length: n }, (_, k) => `a${k}`);
+    const b = Array.from({ length: m }, (_, k) => `b${k}`);
+    return `[${a.join(', ')}] -> [${b.join(', ')}] : ${condition(n, m)}`;
+  });
+  return model.ctx.unionMap(`{ ${parts.join('; ')} }`);
+}
+
+/** What sizes a stencil's tiles: the machine and the SCoP. */
+export interface TimeTileSizeInput {
+  readonly caches: CacheSizes;
+  readonly vectorBytes: number;
+  /** Bytes of the widest array element the statements touch. */
+  readonly elementBytes: number;
+  /** Arrays the statements touch. */
+  readonly arrays: number;
+  /** Space members (the band has one more: time). */
+  readonly space: number;
+  readonly skew: number;
+}
+
+/**
+ * Time tile height T and space widths W1..WD. The innermost loop runs long row segments:
+ * WD = lanes * 2^(8 - D) (64 vectors with two space dimensions, 32 with three), a multiple of
+ * the SIMD lanes. The outer widths are 2T, and T is the tallest of 32, 16, 8, 4, 2 whose tile's
+ * data, every array over the box a parallelogram covers (W + skew*T along each outer member, WD
+ * along the innermost), fits in twice L2: the T sweeps of a tile then read it from L2 (and what
+ * spills, from L3) instead of memory. Measured on PolyBench LARGE (README): jacobi-2d and
+ * fdtd-2d fastest with 32 x 64 x 512, heat-3d with 4-8 x 8-16 x 8-16 x 256; shorter innermost
+ * segments (136 for fdtd-2d, 48 for heat-3d) lost most of the gain.
+ */
+export function timeTileSizes(input: TimeTileSizeInput): { sizes: number[]; why: string } {
+  const { caches, vectorBytes, space, skew } = input;
+  const elem = Math.max(1, input.elementBytes);
+  const arrays = Math.max(1, input.arrays);
+  const lanes = Math.max(1, Math.floor(vectorBytes / elem));
+  const inner = lanes * 2 ** Math.max(0, 8 - space);
+  const budget = 2 * caches.l2;
+  const footprint = (T: number): number => arrays * elem * (2 * T + skew * T) ** (space - 1) * inner;
+  const T = [32, 16, 8, 4, 2].find((h) => footprint(h) <= budget) ?? 2;
+  const sizes = [T, ...Array.from({ length: space - 1 }, () => 2 * T), inner];
+  const why =
+    `${arrays} array(s) of ${elem}-byte elements, skew ${skew}: height ${T}, widths ${sizes.slice(1).join(' x ')} ` +
+    `(innermost ${inner / lanes} vectors of ${lanes}; ${arrays}x${Array.from({ length: space - 1 }, () => `${2 * T + skew * T}`).join('x')}x${inner}x${elem} B <= 2 x L2 ${caches.l2 >> 10} KiB)`;
+  return { sizes, why };
+}
