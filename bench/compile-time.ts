@@ -3,7 +3,9 @@
 // whole builds of Debian's bzip2, Lua 5.4 and zlib (`make`, as a new user runs it), a C file
 // without loops, and PolyBench/C kernels when a checkout is given. Per file (each compiler run
 // through `/usr/bin/time -a`) and, for tscc, per stage (TSCC_TIME_STAGES: tscc's start, front
-// end, loop scan, tsopt's own stages and passes, post pipeline, back end).
+// end, loop scan, tsopt's own stages and passes, post pipeline, back end). `tscc-server` is
+// tscc with TSCC_SERVER=1, each build with a server of its own whose CPU is added to the build's
+// (its per-file figures are the client's side only).
 //
 //   node dist/bench/compile-time.js [--projects bzip2,lua,zlib] [--polybench DIR] [--kernels a,b]
 //     [--dataset LARGE] [--rounds 3] [--jobs 1] [--compilers clang,polly,tscc] [--per-file 10] [--out FILE]
@@ -15,6 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import yargs from 'yargs';
 import type { SourceStages } from '../cli/tscc-stages';
+import { stopServer } from '../cli/tsopt-client';
 import { debianSourceTree, LUA_MAKEFILE, NO_LOOPS_C } from './compile-time-sources';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -23,12 +26,15 @@ const TSCC_JS = path.join(root, 'bin', 'tscc.js');
 interface Compiler {
   readonly name: string;
   readonly command: readonly string[];
+  /** Environment of the build; `server` runs tscc with its own compile server, whose CPU is added. */
+  readonly server?: boolean;
 }
 
 const COMPILERS: readonly Compiler[] = [
   { name: 'clang', command: ['clang-14'] },
   { name: 'polly', command: ['clang-14', '-mllvm', '-polly'] },
   { name: 'tscc', command: [process.execPath, TSCC_JS] },
+  { name: 'tscc-server', command: [process.execPath, TSCC_JS], server: true },
 ];
 
 /** One measured build: its total CPU, each compile's CPU by source, and tscc's stages. */
@@ -135,14 +141,20 @@ function build(target: Target, compiler: Compiler, jobs: number): Build {
     const stageFile = path.join(dir, 'stages.jsonl');
     const cc = writeWrapper(dir, compiler, log);
     const script = target.commands(cc, jobs).join(' && ');
-    const r = spawnSync('/usr/bin/time', ['-f', '%U %S', 'sh', '-c', `${script} >/dev/null 2>&1`], {
-      cwd: work,
-      encoding: 'utf8',
-      env: { ...process.env, TSCC_TIME_STAGES: stageFile },
-    });
+    // A server of this build's own, started by its first compile: its CPU (the pool's members
+    // and the LLVM tools they ran) is not the build's children's, so it is added from its file.
+    const serverEnv = { TSCC_SERVER: '1', TSCC_SERVER_DIR: path.join(dir, 'server'), TSOPT_SERVER_IDLE_SECONDS: '600' };
+    const env = { ...process.env, TSCC_TIME_STAGES: stageFile, ...(compiler.server ? serverEnv : {}) };
+    const r = spawnSync('/usr/bin/time', ['-f', '%U %S', 'sh', '-c', `${script} >/dev/null 2>&1`], { cwd: work, encoding: 'utf8', env });
     const last = (r.stderr ?? '').trim().split('\n').at(-1) ?? '';
     const [user, sys] = last.split(' ').map(Number);
-    return { totalS: (user ?? NaN) + (sys ?? NaN), files: filesOf(log), stages: stagesOf(stageFile), ok: r.status === 0 };
+    let serverS = 0;
+    if (compiler.server) {
+      const cpuFile = path.join(serverEnv.TSCC_SERVER_DIR, 'server.cpu');
+      serverS = fs.existsSync(cpuFile) ? Number(fs.readFileSync(cpuFile, 'utf8')) / 1000 : 0;
+      stopServer(env);
+    }
+    return { totalS: (user ?? NaN) + (sys ?? NaN) + serverS, files: filesOf(log), stages: stagesOf(stageFile), ok: r.status === 0 };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -27,8 +27,15 @@ export function cpuMsNow(): number {
   return (own.user + own.system) / 1000 + childrenCpuMs();
 }
 
-/** CPU milliseconds this process spent before its first line ran: Node's start and the modules loaded since. */
+let startupTaken = false;
+
+/**
+ * CPU milliseconds this process spent before the first call: Node's start and the modules loaded
+ * so far. 0 on later calls: a compile server's process starts once for many runs.
+ */
 export function startupCpuMs(): number {
+  if (startupTaken) return 0;
+  startupTaken = true;
   const own = process.cpuUsage();
   return (own.user + own.system) / 1000;
 }

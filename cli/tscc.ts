@@ -23,6 +23,7 @@ import { codegenFlags, compileFlags, parseCommand, ParsedCommand, SourceInput } 
 import { isLoopFree, postPipelineOf, postPipelineOnly } from './tscc-fast-path';
 import { StageClock, TSOPT_STAGE_FLAGS } from './tscc-stages';
 import { startupCpuMs } from './cpu-clock';
+import { runOnServer } from './tsopt-client';
 
 const TSOPT_JS = path.resolve(__dirname, '..', '..', 'bin', 'tsopt.js');
 
@@ -32,6 +33,8 @@ interface Env {
   strict: boolean;
   tsoptFlags: string[];
   clock: StageClock;
+  /** TSCC_SERVER=1: tsopt runs on the compile server when it can (cli/tsopt-server.ts). */
+  server: boolean;
 }
 
 /** Runs a tool with our stderr; the tool's stdout goes to ours unless captured. */
@@ -177,15 +180,16 @@ function compileSource(
     }
   } else {
     const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
-    const opt = env.clock.time('tsopt', () => spawnSync(process.execPath, [
-      TSOPT_JS, irFile, '-o', optFile, ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...timing,
-    ], { encoding: 'utf8', maxBuffer: 1 << 30 }));
-    if (opt.error) return fail(opt.error.message);
+    const args = [irFile, '-o', optFile, ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...timing];
+    // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
+    const served = env.server && env.tsoptFlags.length === 0 ? env.clock.time('tsopt on the server (client side)', () => runOnServer(args)) : undefined;
+    const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+    if ('error' in opt && opt.error) return fail(opt.error.message);
     const stderr = env.clock.enabled ? env.clock.takeTsoptRecords(opt.stderr ?? '') : opt.stderr ?? '';
     if (opt.status !== 0) {
       const lines = stderr.trim().split('\n').filter((l) => l.trim() !== '');
       const last = lines.length > 0 ? lines[lines.length - 1].replace(/^tsopt: error: /, '').replace(`${irFile}: `, '') : '';
-      return fail(last || `exit ${opt.status ?? opt.signal}`);
+      return fail(last || `exit ${opt.status ?? ('signal' in opt ? opt.signal : '')}`);
     }
     if (stderr) process.stderr.write(stderr);
   }
@@ -275,6 +279,7 @@ export function runFromProcess(): void {
       strict: process.env.TSCC_STRICT === '1',
       tsoptFlags: splitTsoptFlags(process.env.TSOPT_FLAGS),
       clock: new StageClock(process.env.TSCC_TIME_STAGES || undefined, startup),
+      server: process.env.TSCC_SERVER === '1',
     };
     status = run(given, argv, env, invokedAs);
   } catch (e) {
