@@ -24,6 +24,8 @@ lua: lua.o $(CORE) $(LIB)
 \t$(CC) -o $@ lua.o $(CORE) $(LIB) -lm -ldl -Wl,-E
 %.o: %.c
 \t$(CC) $(CFLAGS) -c -o $@ $<
+test: lua
+\t./lua -v
 `;
 
 /** A C file without loops, of the kind a project has many of: option handling, dispatch, error paths. */
