@@ -18,6 +18,7 @@ import { applyDecisions, CLEANUP_PIPELINE, decideFastPaths, guardFastPaths } fro
 import { rtcStatsOption } from '../passes/versioning';
 import { moduleBudgetFrom } from '../passes/module-budget-options';
 import { withProfilePasses } from '../passes/profile';
+import { cpuMsNow, roundMs, startupCpuMs } from './cpu-clock';
 
 export const STDIO = '-';
 
@@ -91,12 +92,15 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
   const started = process.hrtime.bigint();
   const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6;
   /** Runs one stage and logs its time at debug level. */
+  // cpuMs: user + system time, the LLVM tools this stage ran included (TSCC_TIME_STAGES reads it).
   const stage = <T>(what: string, body: () => T, details?: (result: T) => object): T => {
     const t0 = elapsedMs();
+    const cpu0 = cpuMsNow();
     const result = body();
-    log.debug({ ms: Math.round((elapsedMs() - t0) * 10) / 10, ...details?.(result) }, what);
+    log.debug({ ms: roundMs(elapsedMs() - t0), cpuMs: roundMs(cpuMsNow() - cpu0), ...details?.(result) }, what);
     return result;
   };
+  log.debug({ cpuMs: roundMs(startupCpuMs()) }, 'process start (node and modules)');
   const passes = withProfilePasses(parsePipeline(opts.passes, passRegistry), opts.passOptions);
   if (opts.output === STDIO && opts.format === 'bc' && io.stdoutIsTerminal) {
     throw new TsoptError('refusing to write bitcode to a terminal (use -o FILE or -S)');

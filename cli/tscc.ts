@@ -21,6 +21,10 @@ import { expandResponseFiles } from './response-files';
 import { checkTsoptFlags, splitTsoptFlags, tsccHelp, tsccVersion } from './tscc-env';
 import { codegenFlags, compileFlags, parseCommand, ParsedCommand, SourceInput } from './tscc-args';
 import { takeProfileFlags } from './tscc-profile';
+import { isLoopFree, postPipelineOf, postPipelineOnly } from './tscc-fast-path';
+import { StageClock, TSOPT_STAGE_FLAGS } from './tscc-stages';
+import { startupCpuMs } from './cpu-clock';
+import { runOnServer } from './tsopt-client';
 
 const TSOPT_JS = path.resolve(__dirname, '..', '..', 'bin', 'tsopt.js');
 
@@ -29,6 +33,9 @@ interface Env {
   stdin?: Buffer;
   strict: boolean;
   tsoptFlags: string[];
+  clock: StageClock;
+  /** TSCC_SERVER=1: tsopt runs on the compile server when it can (cli/tsopt-server.ts). */
+  server: boolean;
 }
 
 /** Runs a tool with our stderr; the tool's stdout goes to ours unless captured. */
@@ -142,12 +149,15 @@ function compileSource(
   const plain = (): number =>
     statusOf(exec(env.driver, [...flags, assembly ? '-S' : '-c', ...lang, source.path, '-o', output], stdin));
 
-  const irFile = path.join(tmp, `${n}.bc`);
+  // Without TSOPT_FLAGS the front end writes text, which tscc scans for loops (cli/tscc-fast-path.ts);
+  // tsopt reads either the same way (opt-14 prints it first).
+  const scan = env.tsoptFlags.length === 0;
+  const irFile = path.join(tmp, scan ? `${n}.ll` : `${n}.bc`);
   const optFile = path.join(tmp, `${n}.opt.bc`);
-  const front = exec(env.driver, [
+  const front = env.clock.time('front end (clang-14)', () => exec(env.driver, [
     ...flags, '-fno-vectorize', '-fno-slp-vectorize', ...(deferUnrolling(cmd) ? DEFER_UNROLLING : []),
-    '-emit-llvm', '-c', ...lang, source.path, '-o', irFile,
-  ], stdin);
+    '-emit-llvm', scan ? '-S' : '-c', ...lang, source.path, '-o', irFile,
+  ], stdin));
   // The front end's diagnostics are the user's; clang alone would have stopped here too.
   if (front.status !== 0) return statusOf(front);
 
@@ -162,21 +172,33 @@ function compileSource(
     return plain();
   };
 
-  const opt = spawnSync(process.execPath, [
-    TSOPT_JS, irFile, '-o', optFile, ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags,
-  ], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (opt.error) return fail(opt.error.message);
-  if (opt.status !== 0) {
-    const lines = (opt.stderr ?? '').trim().split('\n').filter((l) => l.trim() !== '');
-    const last = lines.length > 0 ? lines[lines.length - 1].replace(/^tsopt: error: /, '').replace(`${irFile}: `, '') : '';
-    return fail(last || `exit ${opt.status ?? opt.signal}`);
+  let backInput = optFile;
+  if (scan && env.clock.time('loop scan', () => isLoopFree(irFile))) {
+    try {
+      backInput = env.clock.time('loop-free: post pipeline only (opt-14)', () => postPipelineOnly(irFile, optFile, postPipelineOf(postPipelineArgs(cmd))));
+    } catch (e) {
+      return fail(e instanceof Error ? e.message : String(e));
+    }
+  } else {
+    const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
+    const args = [irFile, '-o', optFile, ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...timing];
+    // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
+    const served = env.server && env.tsoptFlags.length === 0 ? env.clock.time('tsopt on the server (client side)', () => runOnServer(args)) : undefined;
+    const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+    if ('error' in opt && opt.error) return fail(opt.error.message);
+    const stderr = env.clock.enabled ? env.clock.takeTsoptRecords(opt.stderr ?? '') : opt.stderr ?? '';
+    if (opt.status !== 0) {
+      const lines = stderr.trim().split('\n').filter((l) => l.trim() !== '');
+      const last = lines.length > 0 ? lines[lines.length - 1].replace(/^tsopt: error: /, '').replace(`${irFile}: `, '') : '';
+      return fail(last || `exit ${opt.status ?? ('signal' in opt ? opt.signal : '')}`);
+    }
+    if (stderr) process.stderr.write(stderr);
   }
-  if (opt.stderr) process.stderr.write(opt.stderr);
 
-  const back = exec(env.driver, [
+  const back = env.clock.time('back end (clang-14)', () => exec(env.driver, [
     ...codegenFlags(flags), '-Qunused-arguments', '-Xclang', '-disable-llvm-passes',
-    assembly ? '-S' : '-c', '-x', 'ir', optFile, '-o', output,
-  ], undefined, true);
+    assembly ? '-S' : '-c', '-x', 'ir', backInput, '-o', output,
+  ], undefined, true));
   if (back.status !== 0) {
     const lines = back.stderr.toString().trim().split('\n');
     return fail(`code generation of tsopt's output failed: ${lines[0] ?? ''}`);
@@ -218,6 +240,7 @@ function run(given: readonly string[], argv: readonly string[], env: Env, invoke
         ? path.join(tmp, `${n}-${path.basename(source.path).replace(/\.[^.]*$/, '')}.o`)
         : cmd.output?.path ?? defaultOutput(source.path, cmd.assembly);
       const status = compileSource(env, cmd, source, output, cmd.assembly, linking, tmp, n, plan?.[n]);
+      env.clock.flush(source.path);
       if (status !== 0) return status;
       objects.push(output);
     }
@@ -246,6 +269,7 @@ function chooseDriver(argv: readonly string[], invokedAs: string): string {
 }
 
 export function runFromProcess(): void {
+  const startup = startupCpuMs();
   const given = process.argv.slice(2);
   const invokedAs = path.basename(process.argv[1] ?? 'tscc').replace(/\.js$/, '');
   let status: number;
@@ -256,6 +280,8 @@ export function runFromProcess(): void {
       driver: chooseDriver(argv, invokedAs),
       strict: process.env.TSCC_STRICT === '1',
       tsoptFlags: [...profile.tsoptFlags, ...splitTsoptFlags(process.env.TSOPT_FLAGS)],
+      clock: new StageClock(process.env.TSCC_TIME_STAGES || undefined, startup),
+      server: process.env.TSCC_SERVER === '1',
     };
     // Commands clang gets as given (links, -O0) must not see our profile flags either.
     status = run(profile.tsoptFlags.length > 0 ? argv : given, argv, env, invokedAs);

@@ -71,8 +71,10 @@ export function runPipeline(module: Module, passes: readonly ModulePass[], opts:
   for (const pass of passes) {
     const ctx: PassContext = { am, options: opts.options, stats: new Map(), remarks: [], scopResults: [], moduleBudget, log: opts.log };
     const start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
     const preserved = pass.run(module, ctx);
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    const cpu = process.cpuUsage(cpuStart);
     am.invalidateAll(preserved);
     for (const [stat, n] of ctx.stats) {
       const key = `${pass.name}.${stat}`;
@@ -81,7 +83,7 @@ export function runPipeline(module: Module, passes: readonly ModulePass[], opts:
     result.remarks.push(...ctx.remarks);
     result.scopResults.push(...ctx.scopResults);
     result.timings.push({ pass: pass.name, ms, preserved: describePreserved(preserved) });
-    opts.log.debug({ pass: pass.name, ms: Math.round(ms * 1000) / 1000, preserved: describePreserved(preserved) }, 'pass finished');
+    opts.log.debug({ pass: pass.name, ms: Math.round(ms * 1000) / 1000, cpuMs: Math.round((cpu.user + cpu.system) / 100) / 10, preserved: describePreserved(preserved) }, 'pass finished');
     if (opts.verifyEach) {
       const problem = opts.verify(module);
       if (problem !== undefined) throw new InvalidModuleError(`pass '${pass.name}' broke the module: ${problem}`);

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { debianSource } from '../support/debian-sources';
 import { tempDir } from '../support/tools';
 import { tsccOnPath } from './support';
+import { LUA_MAKEFILE } from '../../bench/compile-time-sources';
 
 const work = tempDir('tscc-strict-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -37,18 +38,6 @@ test('zlib: make CC=tscc with TSCC_STRICT=1, then its own test (minigzip round t
   expect(check.stdout).toContain('*** zlib test OK ***');
 }, 1_200_000);
 
-// Lua's Debian build goes through libtool; this is the same set of objects, compiled by `make`.
-const LUA_MAKEFILE = `CFLAGS = -O2 -std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_LINUX
-CORE = lapi.o lcode.o lctype.o ldebug.o ldo.o ldump.o lfunc.o lgc.o llex.o lmem.o lobject.o lopcodes.o lparser.o lstate.o lstring.o ltable.o ltm.o lundump.o lvm.o lzio.o
-LIB = lauxlib.o lbaselib.o lcorolib.o ldblib.o liolib.o lmathlib.o loadlib.o loslib.o lstrlib.o ltablib.o lutf8lib.o linit.o
-lua: lua.o $(CORE) $(LIB)
-\t$(CC) -o $@ lua.o $(CORE) $(LIB) -lm -ldl -Wl,-E
-%.o: %.c
-\t$(CC) $(CFLAGS) -c -o $@ $<
-test: lua
-\t./lua -v
-`;
-
 const LUA_SCRIPT = `
 local t = {}
 for i = 1, 2000 do t[i] = (i * 7919) % 1009 end
@@ -72,6 +61,7 @@ print("pcall", ok, type(err), err.code)
 print("utf8", utf8.len("häßlich"), utf8.char(72, 228, 8364))
 `;
 
+// Lua's Debian build goes through libtool; LUA_MAKEFILE is the same set of objects, compiled by `make`.
 function buildLua(dir: string, cc: string): string {
   fs.cpSync(path.join(debianSource('lua5.4'), 'src'), dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'tsopt.mk'), LUA_MAKEFILE);

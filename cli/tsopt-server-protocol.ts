@@ -1,0 +1,43 @@
+// Where the tsopt compile server lives and what tscc and it say to each other (one JSON line
+// each way over a Unix socket). One server per user: its directory is private to the user
+// (created 0700, refused if someone else owns it or others may write to it).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export interface ServerPaths {
+  readonly dir: string;
+  /** The Unix socket the server listens on. */
+  readonly socket: string;
+  /** The server's pid, created exclusively: the lock that makes it the only one. */
+  readonly pid: string;
+  /** The server's CPU milliseconds so far (its threads and the LLVM tools they ran), rewritten after each request. */
+  readonly cpu: string;
+}
+
+/** The request: tsopt's arguments (input and output files absolute), or a request to stop. */
+export type ServerRequest = { readonly args: readonly string[] } | { readonly shutdown: true };
+
+/** The answer: tsopt's exit status and stderr; `serverError` when the server, not tsopt, failed. */
+export interface ServerReply {
+  readonly status: number;
+  readonly stderr: string;
+  readonly serverError?: string;
+}
+
+/** The server's directory: TSCC_SERVER_DIR, else one per user under the temp directory. */
+export function serverPaths(env: NodeJS.ProcessEnv = process.env): ServerPaths {
+  const dir = env.TSCC_SERVER_DIR || path.join(os.tmpdir(), `tsopt-server-${os.userInfo().uid}`);
+  return { dir, socket: path.join(dir, 'server.sock'), pid: path.join(dir, 'server.pid'), cpu: path.join(dir, 'server.cpu') };
+}
+
+/** Creates the directory if needed; false when it is not safely ours (then no server is used). */
+export function ensurePrivateDir(dir: string): boolean {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.statSync(dir);
+    return st.isDirectory() && st.uid === os.userInfo().uid && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
