@@ -110,21 +110,24 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
   const am = new AnalysisManager();
   try {
     checkOutputIsNotInput(opts.input, opts.output);
-    const bytes = readInputBytes(opts.input, io);
-    const text = stage(
+    // The input's bytes and text are let go once parsed, and the model once printed: with --report
+    // opt's output is parsed into a second IR model below, and both at once of a 17 MB module
+    // peaked at 1.8 GB (bench/big-module.ts).
+    const input: { bytes?: Buffer; text?: string } = { bytes: readInputBytes(opts.input, io) };
+    input.text = stage(
       'read input (opt-14)',
-      () => readInput(bytes, name, (w) => log.warn({ input: name }, `LLVM: ${w}`)),
-      (t) => ({ bytes: bytes.length, chars: t.length }),
+      () => readInput(input.bytes!, name, (w) => log.warn({ input: name }, `LLVM: ${w}`)),
+      (t) => ({ bytes: input.bytes!.length, chars: t.length }),
     );
-    // Boxed so that it can be let go once printed: with --report opt's output is parsed into a second
-    // IR model below, and both at once of a 17 MB module peaked at 1.8 GB (bench/big-module.ts).
     const held: { module?: Module } = {};
     held.module = stage('parsed', () => {
       try {
-        return parseModule(text, name);
+        return parseModule(input.text!, name);
       } catch (e) {
         if (e instanceof Error && e.name === 'IrParseError') throw new TsoptError(describeIrParseError(e));
         throw e;
+      } finally {
+        input.bytes = input.text = undefined;
       }
     });
     // One budget for the module, spent by the report's models and the passes alike.

@@ -1,6 +1,7 @@
 // The parser: LLVM 14 textual IR (as llvm-dis-14 and clang-14 -S print it) to the model.
 // Linear: a hand-written lexer, forward references resolved through placeholders whose
 // uses move to the definition in O(uses), names looked up in hash maps.
+import { compactParsedBody, compactParsedModule } from './compact';
 import { IrParseError, Lexer, Tok } from './lexer';
 import {
   blockAddress,
@@ -154,6 +155,7 @@ class Parser {
       throw lex.error(`use of undefined value ${name !== undefined ? '@' + name : ''}`.trim(), this.text.length);
     }
     for (const [fn] of this.pendingBlocks) throw lex.error(`blockaddress refers to undefined function @${fn}`);
+    compactParsedModule(this.m);
     return this.m;
   }
 
@@ -575,6 +577,7 @@ class Parser {
       if (v.kind === 'block' && v.parent === undefined) throw lex.error(`use of undefined label %${name} in @${fn.name}`);
     }
     this.cur = undefined;
+    compactParsedBody(fn);
   }
 
   private defineBlock(name: string): BasicBlock {

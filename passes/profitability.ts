@@ -90,6 +90,7 @@ export function guardFastPaths(m: Module): number[] {
       markSlowLoops(m, fn, slowPathBlocks(t.operands[2] as BasicBlock, merge), `tsopt.scop${k}`, md, am);
       guarded.push(Number(k));
     }
+    am.invalidate(fn, 'none');
   }
   return guarded;
 }
@@ -122,6 +123,8 @@ function vectorizedSlowPaths(m: Module): Set<number> {
         }
       }
     }
+    // One function's loop forest at a time (a module's at once weighs more than its IR).
+    am.invalidate(fn, 'none');
   }
   return found;
 }

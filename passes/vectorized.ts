@@ -120,6 +120,8 @@ export function fastPathVectorization(m: Module): Map<string, FastPathVectorizat
       f.loops.push({ depth: marker.depth, width, by: marker.isVectorized ? 'loop-vectorize' : 'slp' });
       f.widths.add(width);
     }
+    // One function at a time: the loop forests of a whole module at once weigh more than its IR.
+    am.invalidate(fn, 'none');
   }
   return new Map([...found].map(([name, f]) => [name, {
     vectorized: true,
