@@ -481,8 +481,10 @@ export class ScalarEvolution {
     const preds = this.dt.cfgPredecessors(b).filter((p) => this.dt.isReachable(p) && !this.dt.dominates(b, p));
     if (preds.length === 0) return new Map();
     let joined: Map<Scev, Range> | undefined;
+    const edges = new Map<BasicBlock, Facts>();
     for (const p of preds) {
       const f = this.edgeFacts(p, b);
+      edges.set(p, f);
       if (!joined) {
         joined = new Map(f);
         continue;
@@ -493,7 +495,7 @@ export class ScalarEvolution {
         else joined.set(k, { lo: r.lo < o.lo ? r.lo : o.lo, hi: r.hi > o.hi ? r.hi : o.hi });
       }
     }
-    return this.phiFacts(b, preds, joined!);
+    return this.phiFacts(b, edges, joined!);
   }
 
   /**
@@ -502,8 +504,8 @@ export class ScalarEvolution {
    * `n = argc < 2 ? 60 : strtol(...)` checked to lie in [1, 20000] is then known non-negative
    * where its unsigned loop guards are read as signed ones.
    */
-  private phiFacts(b: BasicBlock, preds: readonly BasicBlock[], facts: Map<Scev, Range>): Map<Scev, Range> {
-    if (preds.length < 2 || preds.length !== this.dt.cfgPredecessors(b).length) return facts;
+  private phiFacts(b: BasicBlock, edges: ReadonlyMap<BasicBlock, Facts>, facts: Map<Scev, Range>): Map<Scev, Range> {
+    if (edges.size < 2 || edges.size !== this.dt.cfgPredecessors(b).length) return facts;
     for (const phi of b.instructions) {
       if (phi.opcode !== 'phi') break;
       if (phi.type.kind !== 'int' || !phi.incomingBlocks) continue;
@@ -512,7 +514,9 @@ export class ScalarEvolution {
       let lo: bigint | undefined;
       let hi: bigint | undefined;
       for (const [k, from] of phi.incomingBlocks.entries()) {
-        const r = rangeOf(this.getScev(phi.operands[k]!), this.edgeFacts(from, b));
+        const edge = edges.get(from);
+        if (!edge) return facts;
+        const r = rangeOf(this.getScev(phi.operands[k]!), edge);
         lo = lo === undefined || r.lo < lo ? r.lo : lo;
         hi = hi === undefined || r.hi > hi ? r.hi : hi;
       }
