@@ -481,8 +481,10 @@ export class ScalarEvolution {
     const preds = this.dt.cfgPredecessors(b).filter((p) => this.dt.isReachable(p) && !this.dt.dominates(b, p));
     if (preds.length === 0) return new Map();
     let joined: Map<Scev, Range> | undefined;
+    const edges = new Map<BasicBlock, Facts>();
     for (const p of preds) {
       const f = this.edgeFacts(p, b);
+      edges.set(p, f);
       if (!joined) {
         joined = new Map(f);
         continue;
@@ -493,7 +495,35 @@ export class ScalarEvolution {
         else joined.set(k, { lo: r.lo < o.lo ? r.lo : o.lo, hi: r.hi > o.hi ? r.hi : o.hi });
       }
     }
-    return joined!;
+    return this.phiFacts(b, edges, joined!);
+  }
+
+  /**
+   * The range of each integer PHI of a merge (not a loop header) that is none of its incoming
+   * values' SCEV: the union of their ranges on the incoming edges. uBLAS's size
+   * `n = argc < 2 ? 60 : strtol(...)` checked to lie in [1, 20000] is then known non-negative
+   * where its unsigned loop guards are read as signed ones.
+   */
+  private phiFacts(b: BasicBlock, edges: ReadonlyMap<BasicBlock, Facts>, facts: Map<Scev, Range>): Map<Scev, Range> {
+    if (edges.size < 2 || edges.size !== this.dt.cfgPredecessors(b).length) return facts;
+    for (const phi of b.instructions) {
+      if (phi.opcode !== 'phi') break;
+      if (phi.type.kind !== 'int' || !phi.incomingBlocks) continue;
+      const s = this.getScev(phi);
+      if (s.kind !== ScevKind.Unknown || facts.has(s)) continue;
+      let lo: bigint | undefined;
+      let hi: bigint | undefined;
+      for (const [k, from] of phi.incomingBlocks.entries()) {
+        const edge = edges.get(from);
+        if (!edge) return facts;
+        const r = rangeOf(this.getScev(phi.operands[k]!), edge);
+        lo = lo === undefined || r.lo < lo ? r.lo : lo;
+        hi = hi === undefined || r.hi > hi ? r.hi : hi;
+      }
+      const full = fullRange(s.bits);
+      if (lo !== undefined && hi !== undefined && (lo > full.lo || hi < full.hi)) facts = withFact(this.ctx, facts, s, { lo, hi });
+    }
+    return facts;
   }
 
   /** Facts on the edge `from` -> `to`: those of `from` plus its branch condition's outcome. */
@@ -542,8 +572,15 @@ export class ScalarEvolution {
       if (r.lo === c) out = withFact(this.ctx, out, lhs, { lo: c + 1n, hi: r.hi });
       else if (r.hi === c) out = withFact(this.ctx, out, lhs, { lo: r.lo, hi: c - 1n });
     } else {
-      const r = predicateRange(pred, c, lhs.bits);
+      const r = predicateRange(pred, c, lhs.bits) ?? unsignedAsSignedRange(pred, c, lhs.bits);
       if (r) out = withFact(this.ctx, out, lhs, r);
+      // `x + c0` in a range: x in that range shifted (-O3's `x - 20001 <u -20000` for 1 <= x <= 20000).
+      const shifted = r && shiftedOperand(lhs);
+      if (shifted) {
+        const moved = { lo: r.lo - shifted.offset, hi: r.hi - shifted.offset };
+        const full = fullRange(lhs.bits);
+        if (moved.lo >= full.lo && moved.hi <= full.hi) out = withFact(this.ctx, out, shifted.operand, moved);
+      }
     }
     // Unsigned facts (and x != 0) are facts on the value zero-extended, as widened IVs use it.
     if (lhs.bits < 64 && (isUnsignedPredicate(pred) || pred === 'ne' || pred === 'eq')) {
@@ -713,6 +750,33 @@ function predicateRange(pred: IntPredicate, c: bigint, bits: number): Range | un
     case 'ule': return c >= 0n ? { lo: 0n, hi: c } : undefined;
     default: return undefined;
   }
+}
+
+/**
+ * The signed range an unsigned comparison with a constant implies, when the unsigned one lies in
+ * one half of the values (all below 2^(bits-1), or all at or above it: negative as signed).
+ */
+function unsignedAsSignedRange(pred: IntPredicate, c: bigint, bits: number): Range | undefined {
+  const u = BigInt.asUintN(bits, c);
+  const top = (1n << BigInt(bits)) - 1n;
+  const r = pred === 'ult' ? (u > 0n ? { lo: 0n, hi: u - 1n } : undefined)
+    : pred === 'ule' ? { lo: 0n, hi: u }
+    : pred === 'ugt' ? (u < top ? { lo: u + 1n, hi: top } : undefined)
+    : pred === 'uge' ? { lo: u, hi: top }
+    : undefined;
+  if (!r) return undefined;
+  const half = 1n << BigInt(bits - 1);
+  if (r.hi < half) return r;
+  if (r.lo >= half) return { lo: r.lo - (top + 1n), hi: r.hi - (top + 1n) };
+  return undefined;
+}
+
+/** `c0 + x` (an add of a constant and one other operand) as x and c0. */
+function shiftedOperand(s: Scev): { operand: Scev; offset: bigint } | undefined {
+  if (s.kind !== ScevKind.Add || s.operands.length !== 2) return undefined;
+  const [a, b] = s.operands as [Scev, Scev];
+  const c = constantValue(a);
+  return c !== undefined && constantValue(b) === undefined ? { operand: b, offset: c } : undefined;
 }
 
 /** Low bits known to be zero in every value of `s`. */

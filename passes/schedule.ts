@@ -11,7 +11,7 @@ import { timeTile } from '../transform/time-tiling';
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, printerPass, scopMaxOperationsOption } from './scop-passes';
-import { interchangePlansFor } from './scop-sources';
+import { interchangePlansFor, sourceFor } from './scop-sources';
 
 export const scheduleOption: PassOption = {
   name: 'schedule',
@@ -136,14 +136,18 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
 function printScop(model: ScopModel, ctx: PassContext): string {
   const s = scheduleSettingsFrom(ctx, model.function.parent);
   if (!s) return `  SCoP at ${model.location}\n    (--schedule=false)`;
-  // The interchange plan as versioning reads it (cached per model; undefined when isl gave up).
-  const plan = interchangePlansFor(ctx, model, 0).planFor(model);
-  const d = model.ctx.scope(() => {
-    const decision = scheduleDecision(model, plan, s);
+  // The model versioning generates from (DeLICM's for an interchange or a tiling only its scalars
+  // block), and its interchange plan as versioning reads it (cached per model; undefined when isl gave up).
+  const source = sourceFor(ctx, model, { interchange: true, maxOperations: 0, schedule: s });
+  const m = source.model;
+  const plan = interchangePlansFor(ctx, m, 0).planFor(m);
+  const d = m.ctx.scope(() => {
+    const decision = scheduleDecision(m, plan, s);
     decision.schedule?.dispose();
     return decision;
   });
   const lines = [`  SCoP at ${model.location}`];
+  if (source.from === 'delicm') lines.push("    from DeLICM's model");
   lines.push(`    ${d.why}`);
   if (d.timeTiled) lines.push(`    time tiles: ${d.timeTiled.why}; innermost loops parallel: ${d.timeTiled.parallelInnermost.join(', ') || 'none'}`);
   if (d.timeTileRefused) lines.push(`    not time-tiled: ${d.timeTileRefused}`);

@@ -10,11 +10,15 @@ import { isMappedAccess } from '../codegen/mapped-accesses';
 import { appliedDelicm, delicmFor } from './delicm';
 import type { AnalysisKey, PassContext } from './pass';
 import { modelAnalysisFrom } from './scop-passes';
+import type { ScheduleSettings } from './schedule';
+import { delicmForTiling } from './schedule-sources';
 
 /** `interchange`: --interchange; `maxOperations`: the isl quota of each interchange plan (--codegen-max-operations). */
 export interface SourceOptions {
   readonly interchange: boolean;
   readonly maxOperations: number;
+  /** The schedule optimizer's settings (versioning's): DeLICM's model where only its forwarding lets a nest be tiled. */
+  readonly schedule?: ScheduleSettings;
 }
 
 /** A SCoP's model to generate from (DeLICM's when it applies) and the model of the code as it is. */
@@ -44,6 +48,11 @@ export function scopSources(ctx: PassContext, fn: IrFunction, analysis: Analysis
 /** The plain model `m`, or DeLICM's for an interchange that only scalars block (also what `print<interchange>` shows). */
 export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): ScopSource {
   const plain: ScopSource = { model: m, original: m, from: 'model' };
+  if (o.schedule) {
+    const planFor = (model: ScopModel) => (o.interchange && !model.budget.exhaustedBy ? interchangePlansFor(ctx, model, o.maxOperations).planFor(model) : undefined);
+    const tiled = delicmForTiling(ctx, m, o.schedule, planFor);
+    if (tiled) return { model: tiled, original: m, from: 'delicm', fallback: plain };
+  }
   if (!o.interchange) return plain;
   const plans = interchangePlansFor(ctx, m, o.maxOperations);
   if (!interchangeSays(plans, m, o, (p) => p.nests.length === 0 && p.refused.some((r) => r.byScalars))) return plain;

@@ -26,6 +26,7 @@
 import { AstLoopType, type AstNodeTree, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
 import { stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { columnWalkTileSizes } from './column-walk-tiles';
 import { tileSizes, type CacheSizes } from './tile-sizes';
 import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, type MatmulInfo } from './matmul';
 import type { Plan } from './schedule-plan';
@@ -346,7 +347,7 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
       const n = p.mupa.size();
       const statements = model.statements.filter((s) => !p.mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
       if (o.tile && p.permutable && n >= 2 && reused(model, statements, p.mupa)) {
-        const sizes = bandTileSizes(model, statements, n, o);
+        const sizes = bandTileSizes(model, statements, n, o, p.mupa);
         tiled.push({ statements: statements.map((s) => s.name), ...sizes });
         node = node.bandTile(ctx.multiVal(node.bandGetSpace(), sizes.sizes));
         // Tile loops: a coincident member's tile loop is parallel too, but only the point loops are vectorized.
@@ -472,14 +473,17 @@ function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions)
   return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes), packed: [] }, along };
 }
 
-function bandTileSizes(model: ScopModel, statements: readonly ScopStatementModel[], members: number, o: ScheduleOptions): { sizes: number[]; why: string } {
+function bandTileSizes(model: ScopModel, statements: readonly ScopStatementModel[], members: number, o: ScheduleOptions, mupa: MultiUnionPwAff): { sizes: number[]; why: string } {
   if (o.tileSizes && o.tileSizes.length > 0) {
     const given = o.tileSizes;
     return { sizes: Array.from({ length: members }, (_, k) => given[Math.min(k, given.length - 1)]!), why: 'given by --tile-sizes' };
   }
   const arrays = new Set(statements.flatMap((s) => s.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array)));
   const elementBytes = Math.max(1, ...[...arrays].map((a) => a.elementBytes));
-  const t = tileSizes({ caches: o.caches, vectorBytes: o.vectorBytes, elementBytes, arrays: arrays.size, members });
+  const input = { caches: o.caches, vectorBytes: o.vectorBytes, elementBytes, arrays: arrays.size, members };
+  // Accesses the innermost member walks across rows (transform/column-walk-tiles.ts).
+  const walks = statements.reduce((k, st) => k + acrossRows(model, st, memberMoves(model, st, mupa)[members - 1]!), 0);
+  const t = walks > 0 ? columnWalkTileSizes(input, walks) : tileSizes(input);
   return { sizes: [...t.sizes], why: t.why };
 }
 

@@ -1,0 +1,53 @@
+// DeLICM's model for the schedule optimizer (issue 22). -O3's loop-invariant code motion leaves
+// values computed in an outer loop and read in an inner one: syrk's `alpha * A(i, k)` above its
+// j loop, in the uBLAS build. Their scalar dependences (every inner instance reads what the outer
+// instance wrote, before the next outer iteration overwrites it) keep isl's scheduler from making
+// the nest one permutable band, so the optimizer has nothing to tile. Operand-tree forwarding
+// (DeLICM's part that is Polly's ForwardOpTree) recomputes such a value where it is read, and the
+// nest becomes one band, tiled as Polly tiles it.
+//
+// DeLICM's model is taken only when its schedule tiles more bands than the plain model's:
+// elsewhere the plain model stays, since DeLICM's mappings would put -O3's register sums back into
+// memory (cli/tsopt.ts, DEFAULT_PIPELINE).
+import type { InterchangePlan } from '../transform/interchange';
+import type { ScopModel } from '../polyhedral/model';
+import { delicmFor } from './delicm';
+import type { PassContext } from './pass';
+import { scheduleDecision, type ScheduleSettings } from './schedule';
+
+/**
+ * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
+ * the only scalars forwarding can take out of a nest's way (a cheap test before DeLICM runs).
+ */
+export function hoistedOutOfLoops(model: ScopModel): boolean {
+  const writerDepth = new Map<string, number>();
+  for (const st of model.statements) {
+    for (const a of st.accesses) {
+      if (a.array.kind === 'value' && a.kind === 'write') writerDepth.set(a.array.tupleName, st.loops.length);
+    }
+  }
+  return model.statements.some((st) => st.accesses.some((a) => a.kind === 'read' && a.array.kind === 'value' && (writerDepth.get(a.array.tupleName) ?? Infinity) < st.loops.length));
+}
+
+/** How many bands the optimizer tiles in `model`'s schedule, 0 when it keeps the base order (its isl objects freed). */
+function tiledBands(model: ScopModel, plan: InterchangePlan | undefined, s: ScheduleSettings): number {
+  return model.ctx.scope(() => {
+    const d = scheduleDecision(model, plan, s);
+    const taken = d.schedule !== undefined;
+    d.schedule?.dispose();
+    return taken ? d.tiled.length : 0;
+  });
+}
+
+/**
+ * DeLICM's model of `m` when forwarding lets the optimizer tile more of it than of `m`, else
+ * undefined. `planFor` gives a model's interchange plan as versioning will read it.
+ */
+export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings, planFor: (model: ScopModel) => InterchangePlan | undefined): ScopModel | undefined {
+  if (!s.tile || m.budget.exhaustedBy || !hoistedOutOfLoops(m)) return undefined;
+  const r = delicmFor(ctx, m);
+  if (r.unchanged !== undefined || r.counters.forwards === 0) return undefined;
+  const after = tiledBands(r.model, planFor(r.model), s);
+  if (after === 0 || after <= tiledBands(m, planFor(m), s)) return undefined;
+  return r.model;
+}
