@@ -43,6 +43,7 @@ import { allocSize, type ScalarEvolution } from '../analysis/scalar-evolution';
 import { NoWrap, ScevKind, type Scev, type ScevLoop } from '../analysis/scev';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { timeConstants } from '../polyhedral/schedule';
 import { ScevExpander } from './scev-expander';
 
 /** One unrolled loop and its remainder, generated as the remainder's body over all indices. */
@@ -117,35 +118,32 @@ function isOuterBlockOf(u: ScopStatementModel, r: ScopStatementModel): boolean {
   return r.loops.length === d - 1 && r.loops.every((l, k) => l === u.loops[k]) && !lu.containsBlock(r.block) && r.block.instructions[0]?.opcode !== 'phi';
 }
 
-/** The schedule's output tuple (`[1, i0, 2, i1, 0, i2, 0]` → its entries), or undefined. */
-function scheduleTuple(st: ScopStatementModel): string[] | undefined {
-  const m = /->\s*\[([^\]]*)\]/.exec(st.schedule.toStr());
-  return m ? m[1]!.split(',').map((x) => x.trim()) : undefined;
-}
-
 /**
  * `r` comes right after `u` inside their outer loops: no statement of those loops is scheduled
  * between them (generating `u`'s instances at `r`'s place, or `r`'s at `u`'s, must not move them
  * past another).
  */
 function adjacent(model: ScopModel, u: ScopStatementModel, r: ScopStatementModel): boolean {
-  const d = u.loops.length;
-  const at = 2 * (d - 1);
-  const tu = scheduleTuple(u);
-  const tr = scheduleTuple(r);
-  if (!tu || !tr || tu.length <= at || tr.length <= at) return false;
-  const pu = Number(tu[at]);
-  const pr = Number(tr[at]);
-  if (!Number.isInteger(pu) || !Number.isInteger(pr) || pr <= pu || tu.slice(0, at).join() !== tr.slice(0, at).join()) return false;
-  for (const x of model.statements) {
-    if (x === u || x === r || x.loops.length < d - 1 || !x.loops.slice(0, d - 1).every((l, k) => l === u.loops[k])) continue;
-    const tx = scheduleTuple(x);
-    if (!tx || tx.length <= at) return false;
-    if (tx.slice(0, at).join() !== tu.slice(0, at).join()) continue;
-    const px = Number(tx[at]);
-    if (!Number.isInteger(px) || (px > pu && px < pr)) return false;
-  }
-  return true;
+  return model.ctx.scope(() => {
+    const d = u.loops.length;
+    // The time constants before the statements' position in their innermost common loop, and that position.
+    const cu = timeConstants(u.schedule);
+    const cr = timeConstants(r.schedule);
+    if (!cu || !cr || cu.length < d || cr.length < d) return false;
+    const outer = (c: readonly number[]) => c.slice(0, d - 1).join();
+    const pu = cu[d - 1]!;
+    const pr = cr[d - 1]!;
+    if (pr <= pu || outer(cu) !== outer(cr)) return false;
+    for (const x of model.statements) {
+      if (x === u || x === r || x.loops.length < d - 1 || !x.loops.slice(0, d - 1).every((l, k) => l === u.loops[k])) continue;
+      const cx = timeConstants(x.schedule);
+      if (!cx || cx.length < d) return false;
+      if (outer(cx) !== outer(cu)) continue;
+      const px = cx[d - 1]!;
+      if (px > pu && px < pr) return false;
+    }
+    return true;
+  });
 }
 
 function sameOuterLoops(u: ScopStatementModel, r: ScopStatementModel): boolean {

@@ -7,7 +7,7 @@
 //   - an isl schedule tree (domain → sequence → band → ...), built with isl's
 //     schedule-node operations from the loop/statement tree, the form AST generation and
 //     the schedule optimizer start from.
-import { DimType, Schedule, UnionSetList, type Map as IslMap, type MultiUnionPwAff, type ScheduleNode, type Set as IslSet, type UnionMap, type UnionSet } from 'isl-wasm';
+import { DimType, Schedule, UnionMap, UnionPwMultiAff, UnionSetList, type Map as IslMap, type MultiAff, type MultiUnionPwAff, type ScheduleNode, type Set as IslSet, type UnionSet } from 'isl-wasm';
 import type { BasicBlock } from '../ir';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 
@@ -151,4 +151,26 @@ export function scheduleTree(shape: ScheduleShape, domains: UnionSet, statements
   // The domain node's only child is a leaf.
   const root = Schedule.fromDomain(domains).getRoot();
   return sequence(root.child(0), shape.children).getSchedule();
+}
+
+/**
+ * The constants of a statement's 2D+1 time, `[c0, i0, c1, i1, ..., c_n, 0, ...]` → `[c0, ..., c_n, 0, ...]`
+ * (its even dimensions), read with isl; undefined when one of them is not a constant.
+ * isl objects in the caller's scope.
+ */
+export function timeConstants(schedule: IslMap): number[] | undefined {
+  // [params] -> { [t0, ..., t2D] }: the even dimensions are fixed
+  const fixed = schedule.range().getPlainMultiValIfFixed();
+  const constants: number[] = [];
+  for (let k = 0; k < fixed.size(); k += 2) {
+    const v = fixed.getAt(k);
+    if (!v.isInt()) return undefined;
+    constants.push(v.getNumSi());
+  }
+  return constants;
+}
+
+/** The union map of `ma`. */
+export function mapOf(ma: MultiAff): UnionMap {
+  return UnionMap.fromUnionPwMultiAff(UnionPwMultiAff.fromMultiAff(ma));
 }
