@@ -1,4 +1,4 @@
-// The module budget at scale (issue 21): a generated module of thousands of small loop functions
+// The module budget at scale: a generated module of thousands of small loop functions
 // (about 20 MB of -O3 IR text), run through tsopt with its default options, measured for CPU time
 // and peak memory, with what the report says the module budget left untouched.
 //

@@ -1,4 +1,4 @@
-// Csmith at scale (issue 21): COUNT random programs through `tscc -O3` with TSCC_STRICT=1 (a tsopt
+// Csmith at scale: COUNT random programs through `tscc -O3` with TSCC_STRICT=1 (a tsopt
 // failure is an error, not a silent fallback to clang), each compared with clang-14 -O3's build.
 // Two of every three programs come from loop- and array-rich option sets (no pointers, structs or
 // jumps; long arrays), which give more SCoPs than Csmith's defaults.

@@ -1,5 +1,5 @@
 // Overhead of calling isl through the TypeScript API, compared with calling
-// the raw wasm export directly. Budget (issue 3): well under a microsecond.
+// the raw wasm export directly. Budget: well under a microsecond.
 //
 //   node dist/bench/isl-call.js [iterations]
 import { Ctx, DimType } from 'isl-wasm';

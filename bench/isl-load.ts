@@ -1,6 +1,6 @@
 // How long loading isl-wasm takes in a fresh process: require('isl-wasm'),
 // compile and instantiate the wasm module, make a Ctx and parse one set.
-// Budget (issue 3): under 150 ms. Also: a second Ctx in the same process
+// Budget: under 150 ms. Also: a second Ctx in the same process
 // reuses the compiled module.
 //
 //   node dist/bench/isl-load.js [runs]

@@ -51,20 +51,14 @@ export const O3_POST_PIPELINE = [
  * slot every iteration, a loop-invariant store address LLVM 14's loop vectorizer refuses. SROA
  * turns the slots (non-escaping entry-block allocas) into SSA values and PHIs; LICM then promotes
  * the accumulators the fast path still reads and writes in memory (`C[i][j] += ...`, provably
- * unaliased under the fast path's noalias scopes) to registers, which makes them reductions.
- * Measured on test/kernels (37 programs, `--report`; 146 fast paths): fast paths opt vectorized
- * 30 -> 41, loops vectorized by loop-vectorize 22 -> 37 (SROA alone: 31 and 24); callgrind,
- * kernel instructions: gemm 200^3 36.6M -> 28.8M (clang -O3 27.9M), atax 1000^2 9.53M -> 8.54M
- * (clang 8.82M), jacobi-2d 50x600 466M -> 359M (clang 466M), delin-reg-detect 563M -> 551M,
- * correlation and mvt unchanged within 0.2%; the same output everywhere.
+ * unaliased under the fast path's noalias scopes) to registers, which makes them reductions,
+ * and opt vectorizes more fast paths (README.md, The pipe, has the figures).
  * Second, the SLP vectorizer once more right before the
  * loop vectorizer. The bare pipe hands us loops clang -O3 already runtime-unrolled by 4; their
  * copies become separate statements of the fast path, whose stride-4 accesses the loop vectorizer
  * turns into wide interleaved groups. SLP first packs the four copies into vector operations
- * instead (callgrind, kernel instructions: gemm 200^3 44.9M -> 36.6M, clang -O3 27.9M; jacobi-1d
- * 5.6M -> 3.6M, clang 3.2M; atax -10%, gemver -9%, never more). On rolled loops (tscc defers
- * unrolling) it finds nothing to pack: 14 PolyBench-style kernels of test/kernels ran exactly the
- * same instruction counts either way, with the same output.
+ * instead, which runs fewer instructions. On rolled loops (tscc defers unrolling) it finds
+ * nothing to pack, and the output is the same either way.
  */
 export const POST_PIPELINE = O3_POST_PIPELINE.replace('function<eager-inv>(', 'function<eager-inv>(sroa,loop-mssa(licm),').replace(
   'inject-tli-mappings,',

@@ -5,17 +5,14 @@ import * as fs from 'node:fs';
 import { parseModule, printModule, type Module } from '../ir';
 import { readInput, runOptPipeline, verifyText, writeOutput, type OptRemark, type OutputFormat } from '../ir/gateway';
 import type { PassContext } from '../passes/pass';
-import { booleanOption } from '../passes/pass';
 import { parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
-import { passRegistry } from '../passes/registry';
+import { afterOptStages, passRegistry } from '../passes/registry';
 import { TsoptError } from '../ir/errors';
 import { prepareFile, type PreparedFile } from './atomic-write';
 import { createLogger, type LogFormat, type LogLevel } from './log';
 import { AnalysisManager } from '../analysis/analysis-manager';
 import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './pipeline-report';
 import { fastPathVectorization, type FastPathVectorization } from '../passes/vectorized';
-import { applyDecisions, CLEANUP_PIPELINE, decideFastPaths, guardFastPaths } from '../passes/profitability';
-import { rtcStatsOption } from '../passes/versioning';
 import { moduleBudgetFrom } from '../passes/module-budget-options';
 import { withProfilePasses } from '../passes/profile';
 import { cpuMsNow, roundMs, startupCpuMs } from './cpu-clock';
@@ -29,7 +26,7 @@ export interface RunOptions {
   readonly passes: string;
   /** The opt-14 pipeline to run on our result, or undefined for --no-post. */
   readonly postPipeline: string | undefined;
-  /** Keep every fast path after the post pipeline (--keep-unprofitable; passes/profitability.ts). */
+  /** Keep every fast path after the post pipeline: no stage after opt runs (--keep-unprofitable; passes/profitability-stage.ts). */
   readonly keepUnprofitable?: boolean;
   readonly verifyEach: boolean;
   readonly report: { file: string; format: ReportFormat } | undefined;
@@ -149,11 +146,12 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       log.warn(`module budget ran out (${budgetUsed.exhaustedBy}): ${budgetUsed.untouchedScops} SCoPs in ${budgetUsed.untouchedFunctions} functions left as they were; the report lists them`);
     }
     const versioned = pipeline.scopResults.some((r) => r.fields.versioned === true);
-    // --rtc-stats counts what the checks decided: every fast path stays, so the counts say what ran.
-    const rtcStats = booleanOption({ options: opts.passOptions }, rtcStatsOption, false);
-    const guarded = opts.postPipeline !== undefined && versioned && !opts.keepUnprofitable && !rtcStats
-      ? stage('profitability: fast paths guarded', () => guardFastPaths(held.module!))
-      : [];
+    // The stages that decide on opt's output mark the module first (--keep-unprofitable: none runs).
+    const stageCtx = { options: opts.passOptions, scopResults: pipeline.scopResults };
+    const stages = opts.postPipeline === undefined || opts.keepUnprofitable ? [] : afterOptStages.flatMap((s) => {
+      const state = stage(`${s.name}: before opt`, () => s.before(held.module!, stageCtx));
+      return state === undefined ? [] : [{ stage: s, state }];
+    });
     const printed = stage('printed', () => printModule(held.module!));
     held.module = undefined;
     let out: Buffer;
@@ -167,22 +165,21 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const postStart = elapsedMs();
       // The vectorizers' remarks say, for the report, which loops opt vectorized.
       const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
-      // With guarded fast paths opt writes text: its output is read back and decided on.
-      const postFormat = guarded.length > 0 ? 'll' : opts.format;
+      // With stages to run, opt writes text: its output is read back and decided on.
+      const postFormat = stages.length > 0 ? 'll' : opts.format;
       out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, postFormat, remarks));
-      if ((opts.report && versioned) || guarded.length > 0) {
+      if ((opts.report && versioned) || stages.length > 0) {
         // Which fast paths opt vectorized, from the markers in its output (passes/vectorized.ts).
         const optOut = stage('post pipeline output parsed', () => parseModule(postFormat === 'll' ? out.toString('utf8') : readInput(out, name), name));
         const vectorized = stage('vectorized fast paths', () => fastPathVectorization(optOut));
         if (opts.report) fastPaths = vectorized;
-        if (guarded.length > 0) {
-          const decisions = stage('profitability: decided', () => decideFastPaths(optOut, guarded, pipeline.scopResults, vectorized));
-          for (const d of decisions) {
-            pipeline.scopResults.push({ pass: 'profitability', function: d.function, location: d.location, fields: { fastPathKept: d.kept, profitability: d.reason } });
-          }
-          const dropped = applyDecisions(optOut, decisions);
-          const decided = writeOutput(printModule(optOut), dropped ? 'bc' : opts.format, name);
-          out = dropped ? stage('profitability: clean-up (opt-14)', () => runOptPipeline(decided, CLEANUP_PIPELINE, opts.format)) : decided;
+        if (stages.length > 0) {
+          const cleanups = stages.filter(({ stage: s, state }) => stage(`${s.name}: decided`, () => s.after(optOut, state, stageCtx, vectorized))).map(({ stage: s }) => s);
+          const decided = writeOutput(printModule(optOut), cleanups.length > 0 ? 'bc' : opts.format, name);
+          out = decided;
+          cleanups.forEach((s, k) => {
+            out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(out, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc'));
+          });
         }
       }
       postMs = elapsedMs() - postStart;

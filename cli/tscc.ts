@@ -66,9 +66,8 @@ export function postPipelineArgs(cmd: ParsedCommand): string[] {
 /**
  * Whether the front end leaves loop unrolling to the post pipeline. -O3 unrolls loops (runtime
  * unrolling included) right where the vectorizer would have run first; with the vectorizers
- * deferred, the front end would unroll loops that the post pipeline then vectorizes far worse:
- * gemm ran 1.87x the instructions of clang -O3 (callgrind, 200^3), 1.21x with unrolling
- * deferred too. The post pipeline's loop-unroll<O3> then unrolls after vectorizing, as -O3 does.
+ * deferred, the front end would unroll loops that the post pipeline then vectorizes far worse
+ * (gemm runs far more instructions than clang -O3's build). The post pipeline's loop-unroll<O3> then unrolls after vectorizing, as -O3 does.
  * A user's explicit -f(no-)unroll-loops is left as they gave it.
  */
 export function deferUnrolling(cmd: ParsedCommand): boolean {

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import yargs from 'yargs';
 import { IDENTITY_PIPELINE } from '../passes/pipeline';
-import { passRegistry } from '../passes/registry';
+import { afterOptStages, passRegistry } from '../passes/registry';
 import { TsoptError } from '../ir/errors';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './log';
 import { normalizeOptSpellings } from './opt-spellings';
@@ -32,12 +32,12 @@ const CLI_FLAGS = new Set([
  * the passes that read it (several passes share the isl quotas).
  */
 function passList(): string {
-  const passes = [...passRegistry.values()];
+  const passes = [...passRegistry.values(), ...afterOptStages];
   const width = Math.max(...passes.map((p) => p.name.length), 4);
-  const rows = passes.map((p) => {
+  const row = (p: (typeof passes)[number]) => {
     const options = (p.options ?? []).map((o) => `--${o.name}`).join(', ');
     return `  ${p.name.padEnd(width)}  ${p.description}${options ? `\n  ${''.padEnd(width)}  options: ${options}` : ''}`;
-  });
+  };
   const options = new Map<string, { description: string; passes: string[] }>();
   for (const p of passes) {
     for (const o of p.options ?? []) {
@@ -49,7 +49,10 @@ function passList(): string {
   const optionRows = [...options].map(([name, o]) => `  --${name}=VALUE\n      ${o.description} (read by ${o.passes.join(', ')})`);
   return [
     'Passes (for --passes=a,b,c; `none` is the identity: parse, verify and print the module, with no post pipeline unless --post-pipeline is given):',
-    ...rows,
+    ...[...passRegistry.values()].map(row),
+    '',
+    'Stages after the post pipeline (on opt-14\'s output; --keep-unprofitable and --no-post run none):',
+    ...afterOptStages.map(row),
     '',
     'Pass options (opt\'s single-dash spellings work too: -passes=versioning, -S, -o FILE):',
     ...optionRows,
@@ -102,7 +105,7 @@ function parser(args: string[]) {
 
 /** Options for passes: every `--name=value` not ours, checked against what the registered passes declare. */
 function passOptions(argv: Record<string, unknown>): Map<string, string> {
-  const declared = new Set([...passRegistry.values()].flatMap((p) => (p.options ?? []).map((o) => o.name)));
+  const declared = new Set([...passRegistry.values(), ...afterOptStages].flatMap((p) => (p.options ?? []).map((o) => o.name)));
   const options = new Map<string, string>();
   for (const [key, value] of Object.entries(argv)) {
     if (CLI_FLAGS.has(key)) continue;

@@ -3,6 +3,7 @@
 // A SCoP whose nests only scalars keep in order is planned again on DeLICM's model when
 // versioning would take it (the lines after `DeLICM's model:`, scop-sources.ts), else the line
 // says why not. Writes to stderr and changes nothing.
+import type { Map as IslMap } from 'isl-wasm';
 import { type InterchangePlan, nestLabel, planInterchange } from '../transform/interchange';
 import type { ScopModel } from '../polyhedral/model';
 import { delicmMaxOperationsOption } from './delicm';
@@ -11,11 +12,16 @@ import { maxOperationsOption, printerPass, scopMaxOperationsOption } from './sco
 import { sourceFor } from './scop-sources';
 import { codegenMaxOperationsFrom, codegenMaxOperationsOption } from './versioning';
 
+/** `Stmt_S[i0, i1] -> [1, 1, i1, 1, i0, 0]`: isl's text of `m` without its parameters and braces. */
+function mapBody(m: IslMap): string {
+  return m.toStr().replace(/^\[[^\]]*\] -> /, '').replace(/^\{ (.*) \}$/, '$1');
+}
+
 function planLines(model: ScopModel, plan: InterchangePlan, indent: string): string[] {
   const lines: string[] = [];
   for (const n of plan.nests) {
     lines.push(`${indent}Interchanged: ${nestLabel(model, n)}`);
-    for (const st of n.statements) lines.push(`${indent}  ${plan.moved.get(st)}`);
+    for (const st of n.statements) lines.push(`${indent}  ${mapBody(plan.moved.get(st)!)}`);
   }
   for (const r of plan.refused) lines.push(`${indent}Refused: ${nestLabel(model, r)}: ${r.why}`);
   if (lines.length === 0) lines.push(`${indent}(no nest worth interchanging)`);

@@ -5,6 +5,7 @@ import type { ModuleBudget } from '../polyhedral/module-budget';
 import type { Module } from '../ir';
 import type { FunctionAnalysisManager, Preserved } from '../analysis/analysis-manager';
 import { TsoptError } from '../ir/errors';
+import type { FastPathVectorization } from './vectorized';
 
 export type { AnalysisKey, FunctionAnalysisManager, Preserved } from '../analysis/analysis-manager';
 
@@ -86,4 +87,33 @@ export interface ModulePass {
   /** The command-line options this pass reads; the CLI rejects options no pass declares. */
   readonly options?: readonly PassOption[];
   run(module: Module, ctx: PassContext): Preserved;
+}
+
+/** What a stage after opt-14 is given (`AfterOptStage`). */
+export interface AfterOptContext {
+  /** Options given on the command line (`--name=value`), by name. */
+  readonly options: ReadonlyMap<string, string>;
+  /** What the passes published per SCoP; a stage adds its own results here. */
+  readonly scopResults: ScopResult[];
+}
+
+/**
+ * A named stage that decides on opt-14's output, once the post pipeline ran (profitability).
+ * `before` runs on the module the passes made, before it goes to opt, and marks what `after`
+ * will decide on; `after` runs on opt's output. Registered in registry.ts beside the passes.
+ */
+export interface AfterOptStage<State = unknown> {
+  readonly name: string;
+  readonly description: string;
+  /** The command-line options this stage reads (declared by a pass too, or listed with it). */
+  readonly options?: readonly PassOption[];
+  /** Marks `module` for `after`; what `after` needs, or undefined when the stage has nothing to do. */
+  before(module: Module, ctx: AfterOptContext): State | undefined;
+  /**
+   * Decides on opt's output `module` (read back), given what opt vectorized of each fast path
+   * (passes/vectorized.ts), and changes it; true when `cleanupPipeline` must run on it.
+   */
+  after(module: Module, state: State, ctx: AfterOptContext, fastPaths: ReadonlyMap<string, FastPathVectorization>): boolean;
+  /** The opt-14 pipeline that cleans up after `after` changed the module. */
+  readonly cleanupPipeline: string;
 }

@@ -16,6 +16,7 @@ import { computeDependences } from './dependences';
 import type { ScopAccess, ScopModel, ScopStatementModel } from './model';
 import { ScopBudget, defaultScopMaxOperations } from './budget';
 import type { ModuleBudget } from './module-budget';
+import { scheduleTree } from './schedule';
 
 export type { ArrayShape, Delinearizer, EntryFacts } from './describe';
 export { ModelError } from './describe';
@@ -49,7 +50,10 @@ export function buildScopModel(
     const text = describeScop(module, fn, scop, { ...options, readCasts }, entryFacts);
     // Delinearization (in describeScop) spends from the budget first; used up, the model would only fail.
     if (budget.exhaustedBy) throw new BudgetUsedUp();
-    return budget.run(ctx, 'model', options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text, budget, options.maxOperations)));
+    const model = budget.run(ctx, 'model', options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text, budget, options.maxOperations)));
+    // The schedule tree: schedule-node operations linear in the statements, on objects already
+    // built, and not charged to a step (the steps' counts say what modelling and its set arithmetic cost).
+    return { ...model, scheduleTree: ctx.scope(() => scheduleTree(text.scheduleShape, model.domains, model.statements).keep()) };
   };
   try {
     let model: ScopModel;
@@ -84,7 +88,7 @@ class BudgetUsedUp extends Error {}
 class CastsContradiction extends Error {}
 
 /** Phase two: isl reads the text, computes assumptions and dependences. */
-function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: ScopBudget, maxOperations: number): ScopModel {
+function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: ScopBudget, maxOperations: number): Omit<ScopModel, 'scheduleTree'> {
   const p = t.paramPrefix;
   // [params] -> { : ranges of the parameters' types, and what the guards before the SCoP say }
   const context = ctx.set(t.context);
@@ -141,7 +145,7 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
     later: (exact) => budget.run(ctx, 'dataflow', maxOperations, exact),
   }));
 
-  const model: ScopModel = {
+  const model: Omit<ScopModel, 'scheduleTree'> = {
     function: fn,
     scop,
     location: scop.location,
@@ -154,7 +158,6 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
     loopLabels: t.loopLabels,
     domains,
     schedule,
-    scheduleTree: t.scheduleTree,
     reads,
     mustWrites,
     mayWrites,
@@ -169,7 +172,7 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
 }
 
 /** Moves every isl object of the model to the context's root scope. */
-function keepAll(model: ScopModel): void {
+function keepAll(model: Omit<ScopModel, 'scheduleTree'>): void {
   const keep = (o: { keep(): unknown }): void => void o.keep();
   [model.context, model.domains, model.schedule, model.reads, model.mustWrites, model.mayWrites, model.assumedContext].forEach(keep);
   for (const s of model.statements) {

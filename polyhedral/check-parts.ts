@@ -56,7 +56,7 @@ export class CheckTooLargeError extends Error {}
 /**
  * Why no alias check can be built, known before any isl work: an array of an alias pair has an
  * over-approximated access (`{ Stmt[..] -> MemRef_A[o0] }`, every element), so its range has no
- * bound. The same message `accessRange` gives when isl finds that out, cheaply (issue 21).
+ * bound. The same message `accessRange` gives when isl finds that out, cheaply.
  */
 export function unboundedAliasedArray(model: ScopModel): string | undefined {
   const aliased = new Set(model.scop.aliasPairs.flatMap((p) => [p.a, p.b]));

@@ -12,7 +12,7 @@ import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, Sc
 import { type IndexExpression, type IslExpression, type Parameter, type RangeCheck, NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from './affine';
 import type { ArrayKind, AssumptionKind, ScopArray } from './model';
 import { arrayName, debugValueNames, islIdentifier, parameterName, sourceName, UniqueNames } from './isl-names';
-import { originalSchedule, scheduleTreeText } from './schedule';
+import { originalSchedule, scheduleShape, type ScheduleShape } from './schedule';
 import type { CastSeenThrough } from '../analysis/polynomial';
 import { castRangeViolations } from './cast-ranges';
 
@@ -105,7 +105,8 @@ export interface ScopText {
   readonly statements: readonly StatementText[];
   readonly arrays: readonly ScopArray[];
   readonly checks: readonly CheckText[];
-  readonly scheduleTree: string;
+  /** The loop/statement tree the model's schedule tree is built from. */
+  readonly scheduleShape: ScheduleShape;
   readonly loopLabels: Map<ScopLoop, string>;
   /** True when some array's subscripts read a cast through (their no-wrap condition is among the checks). */
   readonly readsCasts: boolean;
@@ -295,7 +296,6 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
   contextParts.push(...parameters.flatMap((p) => congruence(p) ?? []));
   contextParts.push(...entryConstraints(params, entryFacts));
   const context = `${paramPrefix}{ : ${contextParts.length === 0 ? 'true' : contextParts.join(' and ')} }`;
-  const domainUnion = paramPrefix + `{ ${withSchedule.map((s) => s.domain.slice(2, -2)).join('; ')} }`;
   return {
     parameters,
     paramPrefix,
@@ -303,7 +303,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     statements: withSchedule,
     arrays: arrayList,
     checks,
-    scheduleTree: scheduleTreeText(scheduled, rpo, domainUnion),
+    scheduleShape: scheduleShape(scheduled, rpo),
     loopLabels,
     readsCasts: [...castChecks.keys()].some((inst) => statements.some((s) => s.accesses.some((a) => a.instruction === inst && a.array.delinearized))),
   };

@@ -20,8 +20,8 @@
 // runs: they are simplified against those guards.
 //
 // For code generation from the model:
-//   - build the AST from `scheduleTree` (isl_schedule_read_from_str; its domain is
-//     `domains`) or from `schedule` (the same order, as a map); the AST's user
+//   - build the AST from `scheduleTree` (its domain is `domains`) or from `schedule`
+//     (the same order, as a map); the AST's user
 //     nodes name statements `Stmt_…` with one argument per counter i0..i(d-1);
 //   - statement S's instructions are its `block`'s, minus the terminator; counter
 //     i_k stands for S.loops[k] (a ScopLoop, whose `loop.header` holds the IV phis):
@@ -34,7 +34,7 @@
 //   - `dependences.parallelLoops` are the loops to mark `llvm.loop.parallel_accesses`
 //     (they carry no array dependence and no scalar flow);
 //   - the arrays' `value`s are the base pointers for alias scopes.
-import type { Ctx, Set as IslSet, Map as IslMap, UnionSet, UnionMap } from 'isl-wasm';
+import type { Ctx, Set as IslSet, Map as IslMap, Schedule, UnionSet, UnionMap } from 'isl-wasm';
 import type { BasicBlock, Instruction, IrFunction, Value } from '../ir';
 import type { Scop, ScopLoop, ScopRejection, ScopScalarAccess } from '../analysis/scop-detection-types';
 import type { IndexExpression, Parameter } from './affine';
@@ -145,8 +145,8 @@ export interface ScopModel {
   readonly domains: UnionSet;
   /** [params] -> { Stmt_S[...] -> [t0, ..., t2D] ; ... } */
   readonly schedule: UnionMap;
-  /** The same schedule as an isl schedule tree (domain, sequence and band nodes), in isl's YAML-like notation. */
-  readonly scheduleTree: string;
+  /** The same order as an isl schedule tree (domain, sequence and band nodes), kept in `ctx` like the rest. */
+  readonly scheduleTree: Schedule;
   /** [params] -> { Stmt_S[...] -> MemRef_A[...] } of every read / must write / may write, intersected with the domains. */
   readonly reads: UnionMap;
   readonly mustWrites: UnionMap;

@@ -1,4 +1,4 @@
-// One budget for a whole module (issue 21): the per-SCoP budget (budget.ts) bounds one SCoP, but a
+// One budget for a whole module: the per-SCoP budget (budget.ts) bounds one SCoP, but a
 // module of thousands of loop functions could still take tsopt an hour. The module budget bounds
 // how much isl work goes into modelling the module's SCoPs (delinearization, model, dependences:
 // the steps every SCoP pays before any pass can use it) and, when asked, tsopt's CPU seconds. Once

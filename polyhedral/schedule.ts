@@ -4,8 +4,10 @@
 //     parallelism test use): { Stmt_S[i0, i1] -> [c0, i0, c1, i1, c2] }, where
 //     c_k is the position of the statement's enclosing loop (or of the statement)
 //     among its siblings, padded with zeros to the SCoP's maximal length;
-//   - an isl schedule tree (domain → sequence → band → ...), in isl's YAML
-//     notation, the form AST generation and the schedule optimizer start from.
+//   - an isl schedule tree (domain → sequence → band → ...), built with isl's
+//     schedule-node operations from the loop/statement tree, the form AST generation and
+//     the schedule optimizer start from.
+import { DimType, Schedule, UnionMap, UnionPwMultiAff, UnionSetList, type Map as IslMap, type MultiAff, type MultiUnionPwAff, type ScheduleNode, type Set as IslSet, type UnionSet } from 'isl-wasm';
 import type { BasicBlock } from '../ir';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 
@@ -14,6 +16,11 @@ export interface ScheduledStatement {
   readonly block: BasicBlock;
   /** Outermost first. */
   readonly loops: readonly ScopLoop[];
+}
+
+/** The loop/statement tree of a SCoP, children in program order (`scheduleShape`). */
+export interface ScheduleShape {
+  readonly children: readonly TreeNode[];
 }
 
 interface TreeNode {
@@ -93,34 +100,77 @@ function dims(n: number): string {
   return Array.from({ length: n }, (_, k) => `i${k}`).join(', ');
 }
 
-/**
- * The schedule tree in isl's notation (`isl_schedule_read_from_str`), with
- * `domain` the text of the union of the statement domains (parameters included).
- */
-export function scheduleTreeText(statements: readonly ScheduledStatement[], rpo: ReadonlyMap<BasicBlock, number>, domain: string): string {
-  const root = buildTree(statements, rpo);
-  const statementsUnder = (n: TreeNode): ScheduledStatement[] => (n.statement ? [n.statement] : n.children.flatMap(statementsUnder));
-  const filter = (n: TreeNode): string => `{ ${statementsUnder(n).map((s) => `${s.name}[${dims(s.loops.length)}]`).join('; ')} }`;
-  const subtree = (n: TreeNode): string | undefined => {
-    if (n.statement) return undefined;
-    const inner = sequence(n.children);
-    if (!n.loop) return inner;
-    const depth = n.loop.depth - 1;
-    const band = `[{ ${statementsUnder(n).map((s) => `${s.name}[${dims(s.loops.length)}] -> [(i${depth})]`).join('; ')} }]`;
-    return inner === undefined ? `{ schedule: ${quote(band)} }` : `{ schedule: ${quote(band)}, child: ${inner} }`;
-  };
-  const sequence = (children: readonly TreeNode[]): string | undefined => {
-    if (children.length === 1) return subtree(children[0]!);
-    const items = children.map((c) => {
-      const sub = subtree(c);
-      return sub === undefined ? `{ filter: ${quote(filter(c))} }` : `{ filter: ${quote(filter(c))}, child: ${sub} }`;
-    });
-    return `{ sequence: [ ${items.join(', ')} ] }`;
-  };
-  const body = sequence(root.children);
-  return body === undefined ? `{ domain: ${quote(domain)} }` : `{ domain: ${quote(domain)}, child: ${body} }`;
+/** The loop/statement tree of `statements` in program order: the shape of the schedule tree (`scheduleTree`). */
+export function scheduleShape(statements: readonly ScheduledStatement[], rpo: ReadonlyMap<BasicBlock, number>): ScheduleShape {
+  return buildTree(statements, rpo);
 }
 
-function quote(s: string): string {
-  return `"${s.replace(/"/g, '\\"')}"`;
+/** What `scheduleTree` needs of a statement: its name, domain and 2D+1 schedule. */
+export interface TreeStatement {
+  readonly name: string;
+  /** [params] -> { Stmt_S[i..] : ... } */
+  readonly domain: IslSet;
+  /** [params] -> { Stmt_S[i..] -> [t0, ..., t2D] } */
+  readonly schedule: IslMap;
+}
+
+/**
+ * The schedule tree (domain, sequence and band nodes) of `shape` over `domains`: a sequence where a
+ * node has more than one child, filtered by the statements under each child, and a one-member band
+ * per loop, `{ Stmt_S[i..] -> [(i_k)] }` for its statements, read off their 2D+1 schedules.
+ * isl objects in the caller's scope.
+ */
+export function scheduleTree(shape: ScheduleShape, domains: UnionSet, statements: readonly TreeStatement[]): Schedule {
+  const byName = new Map(statements.map((s) => [s.name, s] as const));
+  const under = (n: TreeNode): TreeStatement[] => (n.statement ? [byName.get(n.statement.name)!] : n.children.flatMap(under));
+  const unionOf = <T>(items: readonly T[], piece: (x: T) => UnionSet | UnionMap): UnionSet | UnionMap => items.map(piece).reduce((a, b) => (a as UnionMap).union(b as UnionMap));
+  // { Stmt_S[i..] ; ... }: every instance of the statements under `n`
+  const filter = (n: TreeNode): UnionSet => unionOf(under(n), (s) => s.domain.getSpace().universeSet().toUnionSet()) as UnionSet;
+  // { Stmt_S[i..] -> [(i_k)] ; ... }: loop `n`'s counter, dimension 2k + 1 of each statement's time
+  const band = (n: TreeNode): MultiUnionPwAff => {
+    const t = 2 * (n.loop!.depth - 1) + 1;
+    const counter = (s: TreeStatement): UnionMap => {
+      const width = s.schedule.dim(DimType.out);
+      return s.schedule.projectOut(DimType.out, t + 1, width - t - 1).projectOut(DimType.out, 0, t).toUnionMap();
+    };
+    return (unionOf(under(n), counter) as UnionMap).asMultiUnionPwAff();
+  };
+  // Each returns the node at `leaf`'s position, now the top of what it inserted.
+  const subtree = (leaf: ScheduleNode, n: TreeNode): ScheduleNode => (n.statement ? leaf : sequence(leaf, n.children).insertPartialSchedule(band(n)));
+  const sequence = (leaf: ScheduleNode, children: readonly TreeNode[]): ScheduleNode => {
+    if (children.length === 0) return leaf;
+    if (children.length === 1) return subtree(leaf, children[0]!);
+    let list = UnionSetList.alloc(leaf.ctx, children.length);
+    for (const c of children) list = list.add(filter(c));
+    let node = leaf.insertSequence(list);
+    children.forEach((c, k) => {
+      node = subtree(node.child(k).child(0), c).parent().parent();
+    });
+    return node;
+  };
+  // The domain node's only child is a leaf.
+  const root = Schedule.fromDomain(domains).getRoot();
+  return sequence(root.child(0), shape.children).getSchedule();
+}
+
+/**
+ * The constants of a statement's 2D+1 time, `[c0, i0, c1, i1, ..., c_n, 0, ...]` → `[c0, ..., c_n, 0, ...]`
+ * (its even dimensions), read with isl; undefined when one of them is not a constant.
+ * isl objects in the caller's scope.
+ */
+export function timeConstants(schedule: IslMap): number[] | undefined {
+  // [params] -> { [t0, ..., t2D] }: the even dimensions are fixed
+  const fixed = schedule.range().getPlainMultiValIfFixed();
+  const constants: number[] = [];
+  for (let k = 0; k < fixed.size(); k += 2) {
+    const v = fixed.getAt(k);
+    if (!v.isInt()) return undefined;
+    constants.push(v.getNumSi());
+  }
+  return constants;
+}
+
+/** The union map of `ma`. */
+export function mapOf(ma: MultiAff): UnionMap {
+  return UnionMap.fromUnionPwMultiAff(UnionPwMultiAff.fromMultiAff(ma));
 }

@@ -8,14 +8,14 @@ import { type InterchangePlan, planInterchange } from './interchange';
 
 /** The plans of one function's models (the plain ones and DeLICM's), made on first request. */
 export interface InterchangePlans {
-  /** `model`'s plan, its schedule kept in the model's context; undefined when isl gave up. */
+  /** `model`'s plan, its isl objects kept in the model's context; undefined when isl gave up. */
   planFor(model: ScopModel): InterchangePlan | undefined;
 }
 
 /**
  * The plans of the models `models` gives (and of DeLICM's models made from them), each planned
  * under at most `maxOperations` isl operations. Dropped with the models; dropping it frees the
- * schedules it kept.
+ * schedules and maps it kept.
  */
 export function interchangePlanAnalysis(models: AnalysisKey<FunctionScopModels>, maxOperations: number): AnalysisKey<InterchangePlans> {
   return {
@@ -40,7 +40,11 @@ class PlanCache implements InterchangePlans {
   }
 
   dispose(): void {
-    for (const [model, plan] of this.plans) if (!model.ctx.disposed) plan?.schedule?.dispose();
+    for (const [model, plan] of this.plans) {
+      if (model.ctx.disposed || !plan) continue;
+      plan.schedule?.dispose();
+      for (const m of plan.moved.values()) m.dispose();
+    }
     this.plans.clear();
   }
 }
@@ -50,7 +54,7 @@ function planWithinBudget(model: ScopModel, maxOperations: number): InterchangeP
   try {
     return model.budget.run(model.ctx, 'interchange', maxOperations, () => model.ctx.scope(() => {
       const plan = planInterchange(model);
-      return { ...plan, schedule: plan.schedule?.keep() };
+      return { ...plan, schedule: plan.schedule?.keep(), moved: new Map([...plan.moved].map(([st, m]) => [st, m.keep()] as const)) };
     }));
   } catch (e) {
     if (e instanceof IslError) return undefined;

@@ -23,18 +23,21 @@
 // location for all i, and the interchange is refused until DeLICM has mapped it to an array
 // element.
 //
-// The schedule is the model's 2D+1 schedule rewritten per statement: under an interchanged
-// L = loop at depth d, whose constant sits at t[a] (a = 2d - 2),
+// The schedule is the model's 2D+1 schedule with its time dimensions permuted per statement
+// (isl: the statement's map composed with a multi-affine map of the time space): under an
+// interchanged L = loop at depth d, whose constant sits at t[a] (a = 2d - 2),
 //   in L     S[.., i]     [.., cL, i, p, 0, 0, ..]   ->  [.., cL, p, i, p, 0, 0, ..]
 //   in M     S[.., i, j]  [.., cL, i, m, j, q, ..]   ->  [.., cL, m, j, m, i, q, ..]
 // (one more dimension: the position p of the statement or m of its loop among L's children
 // now comes before the counter); every other statement gets a 0 at the end. Statements under
 // different nests, or one under a nest and one outside, differ at or before t[a] already,
-// so the rewrite keeps their order.
-import { DimType, Set as IslSet, type UnionMap } from 'isl-wasm';
+// so the rewrite keeps their order. Whatever the schedule, the new order is taken only where
+// it keeps every conflicting pair's order (`brokenOrder`).
+import { AffList, DimType, Set as IslSet, type Map as IslMap, type Space, type UnionMap } from 'isl-wasm';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 import { accessConflicts, wrapsAround } from '../polyhedral/dependences';
 import type { ScopAccess, ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { mapOf } from '../polyhedral/schedule';
 
 /** One interchanged nest: each of `inners` now runs outside `outer`. */
 export interface InterchangedNest {
@@ -59,8 +62,8 @@ export interface InterchangePlan {
   readonly refused: readonly RefusedInterchange[];
   /** [params] -> { Stmt_S[i..] -> [t0, ..., t(2D+1)] }: the new order (defined when `nests` is not empty). */
   readonly schedule: UnionMap | undefined;
-  /** The new order of each statement under an interchanged nest: `Stmt_S[i0, i1] -> [1, 1, i1, 1, i0, 0]`. */
-  readonly moved: ReadonlyMap<ScopStatementModel, string>;
+  /** The new order of each statement under an interchanged nest: [params] -> { Stmt_S[i0, i1] -> [1, 1, i1, 1, i0, 0] }. */
+  readonly moved: ReadonlyMap<ScopStatementModel, IslMap>;
 }
 
 /** `outer <-> inner, ...`, by the loops' labels (`gemver.c:24 <-> gemver.c:25`). */
@@ -73,12 +76,6 @@ export type Stride = 'none' | 'invariant' | 'unit' | 'other';
 
 /** The nests of `model` to interchange and the new schedule. isl objects live in the caller's scope. */
 export function planInterchange(model: ScopModel): InterchangePlan {
-  const times = new Map<ScopStatementModel, string[]>();
-  for (const st of model.statements) {
-    const t = timeVector(st);
-    if (!t) return { nests: [], refused: [], schedule: undefined, moved: new Map() };
-    times.set(st, t);
-  }
   const parallel = new Set(model.dependences.parallelLoops);
   const nests: InterchangedNest[] = [];
   const refused: RefusedInterchange[] = [];
@@ -90,23 +87,14 @@ export function planInterchange(model: ScopModel): InterchangePlan {
     if (inners.length === 0 || statements.some((s) => s.loops.length > outer.depth + 1)) continue;
     if (!inners.every((m) => worthIt(model, statements.filter((s) => s.loops.includes(m)), m, outer))) continue;
     const nest = { outer, inners, statements };
-    const why = brokenOrder(model, statements, unionOf(model, rewrite(model, times, [nest])));
+    const why = brokenOrder(model, statements, unionOf(rewrite(model, [nest])));
     if (why) refused.push({ outer, inners, ...why });
     else nests.push(nest);
   }
-  const all = rewrite(model, times, nests);
+  if (nests.length === 0) return { nests, refused, schedule: undefined, moved: new Map() };
+  const all = rewrite(model, nests);
   const moved = new Map(nests.flatMap((n) => n.statements).map((st) => [st, all.get(st)!] as const));
-  return { nests, refused, schedule: nests.length > 0 ? unionOf(model, all) : undefined, moved };
-}
-
-/** The statement's 2D+1 time vector as its schedule's text gives it (`[0, i0, 1, i1, 0]`), or undefined if it reads otherwise. */
-function timeVector(st: ScopStatementModel): string[] | undefined {
-  const m = /->\s*\[([^\]]*)\]\s*\}\s*$/.exec(st.schedule.toStr());
-  if (!m) return undefined;
-  const t = m[1]!.split(',').map((x) => x.trim());
-  const n = st.loops.length;
-  const wellFormed = t.every((x, k) => (k % 2 === 0 ? /^\d+$/.test(x) : x === (k >> 1 < n ? `i${k >> 1}` : '0')));
-  return wellFormed ? t : undefined;
+  return { nests, refused, schedule: unionOf(all), moved };
 }
 
 /** Some access walks across rows along `inner`; along `outer`, every access moves by zero or one element, one by one. */
@@ -154,32 +142,41 @@ export function stride(model: ScopModel, st: ScopStatementModel, acc: ScopAccess
   });
 }
 
-/** Each statement's time with `nests` interchanged (see the head of this file): `Stmt_S[i0, i1] -> [..]`. */
-function rewrite(model: ScopModel, times: ReadonlyMap<ScopStatementModel, string[]>, nests: readonly InterchangedNest[]): Map<ScopStatementModel, string> {
+/** Each statement's time with `nests` interchanged (see the head of this file): [params] -> { Stmt_S[i0, i1] -> [..] }. */
+function rewrite(model: ScopModel, nests: readonly InterchangedNest[]): Map<ScopStatementModel, IslMap> {
   const nestOf = new Map<ScopStatementModel, InterchangedNest>();
   for (const n of nests) for (const s of n.statements) nestOf.set(s, n);
-  const width = 2 * model.depth + 2;
-  const out = new Map<ScopStatementModel, string>();
+  const width = 2 * model.depth + 1;
+  const range = (from: number, to: number): number[] => Array.from({ length: Math.max(to - from, 0) }, (_, k) => from + k);
+  const out = new Map<ScopStatementModel, IslMap>();
   for (const st of model.statements) {
-    const t = times.get(st)!;
     const nest = nestOf.get(st);
-    let u = t;
+    // The old time dimension at each new one (undefined: 0).
+    let pick: (number | undefined)[] = range(0, width);
     if (nest) {
       const a = 2 * nest.outer.depth - 2;
-      const head = t.slice(0, a + 1);
-      const position = t[a + 2]!;
-      if (st.loops.length > nest.outer.depth) u = [...head, position, t[a + 3]!, position, t[a + 1]!, ...t.slice(a + 4)];
-      else u = [...head, position, t[a + 1]!, ...t.slice(a + 2)];
+      const head = range(0, a + 1);
+      if (st.loops.length > nest.outer.depth) pick = [...head, a + 2, a + 3, a + 2, a + 1, ...range(a + 4, width)];
+      else pick = [...head, a + 2, a + 1, ...range(a + 2, width)];
     }
-    while (u.length < width) u = [...u, '0'];
-    out.set(st, `${st.name}[${st.loops.map((_, k) => `i${k}`).join(', ')}] -> [${u.join(', ')}]`);
+    while (pick.length < width + 1) pick = [...pick, undefined];
+    out.set(st, st.schedule.applyRange(timeMap(st.schedule.getSpace().range(), pick).asMap()));
   }
   return out;
 }
 
+/** { [t0, ..] -> [t(pick[0]), ..] } on the time space `time`, 0 where `pick` says undefined. */
+function timeMap(time: Space, pick: readonly (number | undefined)[]): UnionMap {
+  const t = time.identityMultiAffOnDomain();
+  const zero = time.zeroAffOnDomain();
+  let list = AffList.alloc(time.ctx, pick.length);
+  for (const k of pick) list = list.add(k === undefined ? zero : t.getAt(k));
+  return mapOf(time.addUnnamedTupleUi(pick.length).multiAff(list));
+}
+
 /** { Stmt_S[..] -> [..]; ... } of every statement's time. */
-function unionOf(model: ScopModel, times: ReadonlyMap<ScopStatementModel, string>): UnionMap {
-  return model.ctx.unionMap(`{ ${[...times.values()].join('; ')} }`);
+function unionOf(times: ReadonlyMap<ScopStatementModel, IslMap>): UnionMap {
+  return [...times.values()].map((m) => m.toUnionMap()).reduce((a, b) => a.union(b));
 }
 
 /**
@@ -192,9 +189,8 @@ function brokenOrder(model: ScopModel, statements: readonly ScopStatementModel[]
       // [params] -> { S[..] -> T[..] : S writes a location T touches }, both ways
       const touching = accessConflicts(statements, model.schedule, scalars);
       const pairs = touching.union(touching.reverse());
-      const before = (sched: UnionMap, width: number): UnionMap => sched.applyRange(lexLess(model, width)).applyRange(sched.reverse());
-      const original = pairs.intersect(before(model.schedule, 2 * model.depth + 1));
-      return !original.isSubset(before(schedule, 2 * model.depth + 2));
+      const original = pairs.intersect(precedes(model.schedule));
+      return !original.isSubset(precedes(schedule));
     };
     if (broken(false)) return { why: 'it would reorder accesses to an array element', byScalars: false };
     if (broken(true)) {
@@ -205,10 +201,10 @@ function brokenOrder(model: ScopModel, statements: readonly ScopStatementModel[]
   });
 }
 
-/** { [t0, ..] -> [u0, ..] : t precedes u lexicographically }, for `width` dimensions. */
-function lexLess(model: ScopModel, width: number): UnionMap {
-  const t = Array.from({ length: width }, (_, k) => `t${k}`);
-  const u = Array.from({ length: width }, (_, k) => `u${k}`);
-  const cases = t.map((_, k) => [...t.slice(0, k).map((x, j) => `${x} = ${u[j]}`), `${t[k]} < ${u[k]}`].join(' and '));
-  return model.ctx.unionMap(`{ [${t.join(', ')}] -> [${u.join(', ')}] : ${cases.map((c) => `(${c})`).join(' or ')} }`);
+/** { S[..] -> T[..] : `schedule` runs S before T }, for a schedule whose times share one space. */
+function precedes(schedule: UnionMap): UnionMap {
+  const time = schedule.getMapList().getAt(0).getSpace().range();
+  // { [t0, ..] -> [u0, ..] : t precedes u lexicographically }
+  const lexLess = time.mapFromSet().universeMap().lexLtAtMultiPwAff(time.identityMultiPwAffOnDomain()).toUnionMap();
+  return schedule.applyRange(lexLess).applyRange(schedule.reverse());
 }

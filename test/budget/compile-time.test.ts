@@ -1,4 +1,4 @@
-// Bounded compile time (issue 6): every isl step of a SCoP spends from one budget,
+// Bounded compile time: every isl step of a SCoP spends from one budget,
 // `--scop-max-operations`; past it the SCoP is left as it was, the report names the step
 // that ran out, and `islOperations` says what each SCoP spent.
 //

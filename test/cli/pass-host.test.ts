@@ -1,4 +1,4 @@
-// The pass host in-process: the registry, --passes parsing, the analysis cache and its
+// The pass host in-process: the registry (passes and the stage after opt), --passes parsing, the analysis cache and its
 // invalidation, statistics and remarks out of the context, and --verify-each.
 import { InvalidModuleError, TsoptError } from '../../ir/errors';
 import { parseModule, printModule, type IrFunction, type Module } from '../../ir';
@@ -7,7 +7,7 @@ import { analysisPasses } from '../../passes/analysis-printers';
 import { AnalysisManager } from '../../analysis/analysis-manager';
 import type { AnalysisKey, ModulePass, Preserved } from '../../passes/pass';
 import { parsePipeline, runPipeline, type PipelineOptions } from '../../passes/pipeline';
-import { passRegistry } from '../../passes/registry';
+import { afterOptStages, passRegistry } from '../../passes/registry';
 
 const TWO_FUNCTIONS = [
   'define i32 @f(i32 %a) {',
@@ -52,6 +52,20 @@ describe('registry', () => {
     expect(passRegistry.get('verify')?.name).toBe('verify');
     for (const p of analysisPasses) expect(passRegistry.get(p.name)).toBe(p);
     for (const [name, p] of passRegistry) expect(p.name).toBe(name);
+  });
+
+  test('profitability is the stage after opt, named apart from the passes; it takes nothing on without versioned SCoPs or with --rtc-stats', () => {
+    expect(afterOptStages.map((s) => s.name)).toEqual(['profitability']);
+    for (const s of afterOptStages) expect(passRegistry.has(s.name)).toBe(false);
+    const m = parseModule(TWO_FUNCTIONS, 'two.ll');
+    const before = printModule(m);
+    const profitability = afterOptStages[0]!;
+    const versioned = { pass: 'versioning', function: 'f', location: 'f:%entry', fields: { versioned: true } };
+    expect(profitability.before(m, { options: new Map(), scopResults: [] })).toBeUndefined();
+    expect(profitability.before(m, { options: new Map([['rtc-stats', 'true']]), scopResults: [versioned] })).toBeUndefined();
+    // A versioned result but no fast path in the module: nothing to guard.
+    expect(profitability.before(m, { options: new Map(), scopResults: [versioned] })).toBeUndefined();
+    expect(printModule(m)).toBe(before);
   });
 });
 

@@ -1,4 +1,4 @@
-// `tsopt --report`: issue 4's SCoP report of the input, what the passes did to each SCoP,
+// `tsopt --report`: the SCoP report of the input, what the passes did to each SCoP,
 // and the pipeline's timings, through `execute` (the command minus flag parsing) on gemm.
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -54,7 +54,7 @@ describe('flat int-subscript kernels: every array delinearized through the sign 
     for (const s of scops) for (const a of s.arrays) if (a.shape.length > 1 && !shapes.has(a.name)) shapes.set(a.name, a.shape);
     for (const [array, shape] of declaredShapes(`${name}.c`, fn)) expect({ array, shape: shapes.get(array) }).toEqual({ array, shape });
     // The SCoPs that access them are versioned with a no-wrap part, or left alone for a
-    // reason that is not theirs (values live after the SCoP: issue 6).
+    // reason that is not theirs (values live after the SCoP).
     const withShapes = scops.filter((s) => s.arrays.some((a) => a.shape.length > 1));
     for (const s of withShapes) {
       if (s.versioned) continue;

@@ -1,8 +1,7 @@
 // UTDSP-style edge detection (fixtures/utdsp-edge-detect.c) built by tscc: -O3 unswitches the
 // convolution on K > 0, and with runtime unrolling off both copies are one SCoP whose K <= 0
 // copy writes across rows. The output image keeps its shape [*][n] under the condition that
-// copy does not run (issue 18: it stayed linear, "piecewise … 3 pieces of §3.3", and the SCoP
-// got no fast path), so the fast path runs for each of the three convolutions and the program
+// copy does not run, so the fast path runs for each of the three convolutions and the program
 // prints what clang -O3's build prints.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -53,7 +53,7 @@ describe('polly-reference.json', () => {
     expect(list.rejected.filter((r) => r.function === 'kernel_list_scale').flatMap((r) => r.causes)).toEqual(
       expect.arrayContaining([expect.stringMatching(/affine function from the loop bounds/)]),
     );
-    // Issue 5's claim about Polly 14: the linearized [Q+2][R+2][S+2] stencil is not affine to it.
+    // Polly 14: the linearized [Q+2][R+2][S+2] stencil is not affine to it.
     const stencil = kernels['delin-stencil-alpha']!.flat!;
     expect(stencil.scopFunctions).toEqual([]);
     expect(stencil.rejected.flatMap((r) => r.causes)).toEqual(

@@ -1,5 +1,5 @@
-// What Polly 14 finds in our kernels, recorded as reference data for tsopt's SCoP detection
-// (issue 4): per kernel and build (flat, vla), the SCoPs Polly reports with their source ranges
+// What Polly 14 finds in our kernels, recorded as reference data for tsopt's SCoP detection:
+// per kernel and build (flat, vla), the SCoPs Polly reports with their source ranges
 // and assumption remarks, and the regions it rejects with their causes.
 //
 // Regenerate test/kernels/polly-reference.json after changing a kernel:

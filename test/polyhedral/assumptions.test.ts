@@ -2,7 +2,7 @@
 // fixed-size array, unsigned values read as signed, the isl operations quota; and the
 // schedule tree handed to AST generation (issue 6) says the same as the 2D+1 schedule.
 import * as path from 'node:path';
-import type { Ctx, UnionMap } from 'isl-wasm';
+import { ScheduleNodeType, type Ctx, type ScheduleNode, type UnionMap } from 'isl-wasm';
 import { parseModule } from '../../ir';
 import { AnalysisManager } from '../../analysis/analysis-manager';
 import { buildFunctionModels } from '../../polyhedral/analysis';
@@ -98,22 +98,28 @@ function precedes(ctx: Ctx, schedule: UnionMap, width: number): UnionMap {
 }
 
 describe('the schedule tree', () => {
-  test('gemm: isl reads it, it covers every statement, and it orders instances as the 2D+1 schedule does', () => {
-    const k = modelKernel('gemm');
+  const bands = (node: ScheduleNode): number =>
+    (node.getType() === ScheduleNodeType.band ? 1 : 0) + Array.from({ length: node.nChildren() }, (_, k) => bands(node.child(k))).reduce((a, b) => a + b, 0);
+
+  test.each(['gemm', '2mm'])('%s: a band per loop, it covers every statement, and it orders instances as the 2D+1 schedule does', (name) => {
+    const k = modelKernel(name);
     try {
-      const m = k.kernel.models[0]!;
-      const tree = m.ctx.schedule(m.scheduleTree);
-      expect(tree.getDomain().isEqual(m.domains)).toBe(true);
-      const flat = tree.getMap();
-      const treeWidth = m.ctx.scope(() => {
-        const dims = new Set<number>();
-        for (const map of flat.getMapList().toArray()) dims.add(map.rangeTupleDim());
-        return [...dims];
-      });
-      expect(treeWidth).toHaveLength(1);
-      const byTree = precedes(m.ctx, flat, treeWidth[0]!).intersectDomain(m.domains).intersectRange(m.domains);
-      const byMap = precedes(m.ctx, m.schedule, 2 * m.depth + 1).intersectDomain(m.domains).intersectRange(m.domains);
-      expect(byTree.isEqual(byMap)).toBe(true);
+      expect(k.kernel.models.length).toBeGreaterThan(0);
+      for (const m of k.kernel.models) {
+        m.ctx.scope(() => {
+          const tree = m.scheduleTree;
+          expect(bands(tree.getRoot())).toBe(m.loops.length);
+          expect(tree.getDomain().isEqual(m.domains)).toBe(true);
+          const flat = tree.getMap();
+          const dims = new Set<number>();
+          for (const map of flat.getMapList().toArray()) dims.add(map.rangeTupleDim());
+          const treeWidth = [...dims];
+          expect(treeWidth).toHaveLength(1);
+          const byTree = precedes(m.ctx, flat, treeWidth[0]!).intersectDomain(m.domains).intersectRange(m.domains);
+          const byMap = precedes(m.ctx, m.schedule, 2 * m.depth + 1).intersectDomain(m.domains).intersectRange(m.domains);
+          expect(byTree.isEqual(byMap)).toBe(true);
+        });
+      }
     } finally {
       k.dispose();
     }

@@ -46,7 +46,7 @@ interface Ctx {
   /** Largest element index any subscript may use: the arrays hold ALLOC elements. */
   alloc: number;
   /**
-   * Strided kernels (issue 18): every subscript is `S * (subscript) + r`, r one residue per
+   * Strided kernels: every subscript is `S * (subscript) + r`, r one residue per
    * array but now and then another, so arrays called with base offsets into one buffer
    * interleave or meet. Its choices come from a generator of their own.
    */

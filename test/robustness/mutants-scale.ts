@@ -1,4 +1,4 @@
-// Mutants at scale (issue 21), a script outside the suite (the suite keeps its 1,000 in
+// Mutants at scale, a script outside the suite (the suite keeps its 1,000 in
 // test/gateway/fuzz.test.ts): COUNT mutated inputs through tsopt's default passes, in one batch
 // process at a time (batch.ts: the command's own `main`, restarted after a job that kills it or
 // hangs), reporting crashes, hangs, and every rejection that is not one line with exit 1 and no

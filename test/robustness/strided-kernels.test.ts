@@ -1,4 +1,4 @@
-// Robustness of the stride-aware alias checks (issue 18): the random affine kernels of
+// Robustness of the stride-aware alias checks: the random affine kernels of
 // loopgen.ts in their strided variant (every subscript S * (subscript) + r, one residue r per
 // array but now and then another), called as affine-kernels.test.ts calls them and twice more
 // with every array at a random base offset below two strides into one buffer, so that arrays

@@ -1,4 +1,4 @@
-// Strict corpora (issue 21): Debian's zlib and Lua built with `make CC=tscc` and TSCC_STRICT=1, so
+// Strict corpora: Debian's zlib and Lua built with `make CC=tscc` and TSCC_STRICT=1, so
 // that a tsopt failure on any file fails the build instead of hiding behind tscc's fallback to
 // clang; then the projects' own tests. (bzip2 is built the same way, with its `make test`, in
 // make-bzip2.test.ts.) Lua's tarball has no test suite: `make test` prints the version, and a
