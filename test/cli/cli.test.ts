@@ -130,7 +130,7 @@ describe('logs and reports', () => {
     expect(r.status).toBe(0);
     const passLines = r.stderr.split('\n').filter((l) => l.startsWith('tsopt: debug: pass finished'));
     expect(passLines).toHaveLength(2);
-    for (const line of passLines) expect(line).toMatch(/ pass=verify ms=[\d.]+ preserved=all$/);
+    for (const line of passLines) expect(line).toMatch(/ pass=verify ms=[\d.]+ cpuMs=[\d.]+ preserved=all$/);
     expect(r.stderr).toMatch(/tsopt: debug: post pipeline \(opt-14\) ms=/);
     expect(r.stdout.subarray(0, 4)).toEqual(Buffer.from('BC\xc0\xde', 'latin1'));
   });
