@@ -94,7 +94,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     const t0 = elapsedMs();
     const cpu0 = cpuMsNow();
     const result = body();
-    log.debug({ ms: roundMs(elapsedMs() - t0), cpuMs: roundMs(cpuMsNow() - cpu0), ...details?.(result) }, what);
+    log.debug({ ms: roundMs(elapsedMs() - t0), cpuMs: roundMs(cpuMsNow() - cpu0), ...details?.(result), rssMb: Math.round(process.memoryUsage.rss() / 1e6) }, what);
     return result;
   };
   log.debug({ cpuMs: roundMs(startupCpuMs()) }, 'process start (node and modules)');
