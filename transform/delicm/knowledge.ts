@@ -129,7 +129,6 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
 
   for (const s of model.statements) {
     const n = s.loops.length;
-    const scheduleText = s.schedule.toString();
     let arrayIndex = 0;
     let scalarWriteIndex = 0;
     const scalarReads = new Map<Value, AccessEvent>();
@@ -140,7 +139,7 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
       if (a.array.kind === 'array' && a.kind === 'write' && a.certainty === 'may') mayWritten.add(a.array.tupleName);
       // [params] -> { Tag[i..] -> [t.., phase] }
       const domain = s.domain.intersectParams(model.context).coalesce().setTupleName(tag);
-      const time = ctx.map(retag(scheduleText, s.name, tag).replace(/\]\s*\}\s*$/, `, ${phase}] }`)).intersectDomain(domain).coalesce();
+      const time = s.schedule.setTupleName(DimType.in, tag).rangeProduct(ctx.map(`{ ${tag}[${dims(n)}] -> [${phase}] }`)).flattenRange().intersectDomain(domain).coalesce();
       // [params] -> { Tag[i..] -> Location[..] }
       const relation = a.relation.setTupleName(DimType.in, tag).intersectDomain(domain).coalesce();
       let passThrough: AccessEvent | undefined;
@@ -152,7 +151,6 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
       if (!a.scalar && a.kind === 'read' && a.certainty === 'must' && a.instruction && relation.isSingleValued()) loads.set(a.instruction, event);
       events.push(event);
     });
-    void n;
   }
 
   // [params] -> { WriteTag[i..] -> Value[..] } before pass-throughs are resolved
@@ -322,11 +320,6 @@ export function endRead(ctx: Ctx, like: AccessEvent, timeDims: number, elements:
     removed: false,
     trimmed: false,
   };
-}
-
-/** Renames statement `name`'s tuple in isl text to `tag`. */
-function retag(text: string, name: string, tag: string): string {
-  return text.replace(new RegExp(`\\b${name}\\[`, 'g'), `${tag}[`);
 }
 
 export function unionOf(ctx: Ctx, maps: readonly (IslMap | UnionMap)[]): UnionMap {
