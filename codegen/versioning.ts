@@ -286,7 +286,12 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     };
     const fb = new IrBuilder(fastEntry);
     // With the optimizer's tree, a coincident member's tile loop is the outermost loop worth threads.
-    const threadable = scheduled ? new Set([...parallel, ...markedParallelLoops(ast, [parallelTileMark])]) : parallel;
+    // In BLIS's loops and in time tiles, only the tile loops are: their point loops (the
+    // micro-kernel, a time tile's rows) are vectorized, and threads forked there fork per tile.
+    const tileLoopsOnly = decision !== undefined && (decision.matmul.length > 0 || decision.timeTiled !== undefined);
+    const threadable = !scheduled ? parallel
+      : tileLoopsOnly ? markedParallelLoops(ast, [parallelTileMark])
+      : new Set([...parallel, ...markedParallelLoops(ast, [parallelTileMark])]);
     const candidates = o.parallel ? parallelCandidates(ast, threadable) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
     const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'));
     const gen = new AstToIr(fb, {

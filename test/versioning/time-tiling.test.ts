@@ -108,6 +108,17 @@ describe('jacobi-2d', () => {
   }, 180_000);
 });
 
+test('--parallel: a time tile\'s rows are vectorized, never forked per tile: no loop of the time-tiled fast path runs on threads', async () => {
+  const out = path.join(work, 'jacobi-2d-parallel.report');
+  const r = await tsoptAsync(['--verify-each', `--report=${out}`, '--keep-unprofitable', '--parallel', ...CACHES], ir('jacobi-2d'));
+  expect(r.status).toBe(0);
+  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { functions: { name: string; scops: { schedule?: ScheduleField; ompParallelLoops?: string[] }[] }[] };
+  const scops = report.functions.filter((f) => f.name.startsWith('kernel_')).flatMap((f) => f.scops);
+  expect(scops).toHaveLength(1);
+  expect(scops[0]!.schedule?.timeTiled).not.toBe(false);
+  expect(scops[0]!.ompParallelLoops).toEqual([]);
+}, 180_000);
+
 test('heat-3d (three space dimensions) and fdtd-2d (four statements, one writing a row, shifted against each other): time-tiled, the same output as clang -O3', async () => {
   const heat = await tsoptOn('heat-3d', ['--time-tile-sizes=3,4,5,8']);
   expect(heat.schedule[0]).toMatchObject({ taken: true, skewed: true, timeTiled: { skew: 2, sizes: [3, 4, 5, 8] } });
