@@ -29,7 +29,7 @@
 import { DimType, Schedule, type ScheduleNode, type UnionMap, UnionSetList } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
-import { orderedDependences, parallelMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
+import { orderedDependences, parallelPointMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
 
 export interface TimeTileOptions {
   readonly caches: CacheSizes;
@@ -130,7 +130,7 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       node = node.insertSequence(ordered.slice(1).reduce((l, st) => l.add(st.domain.toUnionSet()), UnionSetList.fromUnionSet(ordered[0]!.domain.toUnionSet())));
       ordered.forEach((st, k) => {
         const depth = node.getTreeDepth();
-        const below = band(node.child(k).child(0), (x) => member(x, space), parallel.has(st) ? parallelMark : sequentialMark, [st]);
+        const below = band(node.child(k).child(0), (x) => member(x, space), parallel.has(st) ? parallelPointMark : sequentialMark, [st]);
         node = below.ancestor(below.getTreeDepth() - depth);
       });
       return node.getSchedule();

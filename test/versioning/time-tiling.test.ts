@@ -87,7 +87,7 @@ describe('jacobi-2d', () => {
     expect(text).toMatch(/mark: "tsopt_sequential", child: \{ schedule: "\[\{ Stmt_\w+\[i0, i1, i2\] -> \[\(floor\(\(i0\)\/32\)\)\]/);
     expect(text).toMatch(/floor\(\(1 \+ 2i0 \+ i1\)\/64\)|floor\(\(2i0 \+ i1\)\/64\)/);
     // One innermost loop per statement, in a sequence, each marked parallel: stride 1 along j.
-    expect(text.match(/mark: "tsopt_parallel", child: \{ schedule: "\[\{ Stmt_\w+\[i0, i1, i2\] -> \[\((1 \+ )?2i0 \+ i2\)\] \}\]"/g)).toHaveLength(2);
+    expect(text.match(/mark: "tsopt_parallel_point", child: \{ schedule: "\[\{ Stmt_\w+\[i0, i1, i2\] -> \[\((1 \+ )?2i0 \+ i2\)\] \}\]"/g)).toHaveLength(2);
   }, 120_000);
 
   test('the report says skewed and time-tiled; the fast path prints what clang -O3 prints at sizes across tile edges and tiny ones', async () => {
