@@ -1,10 +1,13 @@
-// --parallel with the optimizer's tiles: which loops of BLIS's loops (transform/matmul.ts) run on
-// OpenMP's threads, through the loop marks (transform/schedule-optimizer.ts: tile loops may,
-// point loops never). What the test pins:
-//   tscc -O3 -fopenmp omp-tiles.c   (TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats, fixed caches)
+// --parallel with the optimizer's tiles: which loops of BLIS's loops (transform/matmul.ts) and of
+// time tiles (transform/time-tiling.ts, transform/wavefront.ts) run on OpenMP's threads, through
+// the loop marks (transform/schedule-optimizer.ts: tile loops may, point loops never). What the
+// test pins:
+//   tscc -O3 -fopenmp omp-tiles.c   (TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats
+//                                    --time-tile-sizes=4,8,16, fixed caches)
 // prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads; the matrix product
 // of constant sizes takes the matmul path and forks at its jr loops (the micro-panels of C), not
-// inside the micro-kernel; its two calls from the program's own parallel region fork nothing.
+// inside the micro-kernel; its two calls from the program's own parallel region fork nothing;
+// the Jacobi stencil is time-tiled, its tiles in wavefronts, and forks once per wavefront.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,7 +17,7 @@ import { runOk, tempDir } from '../support/tools';
 const work = tempDir('tsopt-parallel-tiles-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 const source = path.join(__dirname, 'fixtures', 'omp-tiles.c');
-const CACHES = '--l1-cache-size=32768 --l2-cache-size=1048576';
+const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16';
 
 interface Scop { location: string; ompParallelLoops?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
 type Report = { functions: { name: string; scops: Scop[] }[] };
@@ -38,10 +41,10 @@ function run(exe: string, threads: number, args: readonly string[] = []): { out:
   return { out: r.stdout, forks };
 }
 
-test('the matmul path forks at its jr loops, output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads; calls inside the program\'s parallel region fork nothing', () => {
+test('the matmul path forks at its jr loops, time tiles once per wavefront, output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads; calls inside the program\'s parallel region fork nothing', () => {
   const exe = path.join(work, 'tiles');
   const report = path.join(work, 'tiles.json');
-  tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats ${CACHES} --report=${report}`);
+  tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats ${SIZES} --report=${report}`);
   const reference = path.join(work, 'tiles-ref');
   runOk('clang-14', ['-O3', '-fopenmp', source, '-o', reference]);
   const want = run(reference, 2).out;
@@ -61,4 +64,13 @@ test('the matmul path forks at its jr loops, output as clang -O3 -fopenmp\'s und
   // inside the program's own region (their counts add to the same SCoP's), none with one thread.
   expect(run(exe, 2).forks.gemm).toBe(3);
   expect(run(exe, 1).forks.gemm).toBe(0);
+
+  // Jacobi, 9 steps over 61 x 61, tiles 4 x 8 x 16 skewed by 2: time tiles T0 0..2, the first
+  // space tiles T1 0..9; wavefronts w = T0 + T1, 0..11, each running its tiles' T1 loop on the
+  // threads (a tile's rows stay vectorized, on one thread).
+  const jacobi = functions.find((f) => f.name === 'jacobi')!.scops[0]!;
+  expect(jacobi.schedule).toMatchObject({ taken: true, timeTiled: { skew: 2, sizes: [4, 8, 16], wavefront: true } });
+  expect(jacobi.ompParallelLoops).toEqual(['c1']);
+  expect(run(exe, 2).forks.jacobi).toBe(12);
+  expect(run(exe, 1).forks.jacobi).toBe(0);
 }, 300_000);

@@ -116,6 +116,8 @@ test('--parallel: a time tile\'s rows are vectorized, never forked per tile: no 
   const scops = report.functions.filter((f) => f.name.startsWith('kernel_')).flatMap((f) => f.scops);
   expect(scops).toHaveLength(1);
   expect(scops[0]!.schedule?.timeTiled).not.toBe(false);
+  // Its sizes are parameters: no wavefronts of tiles either (transform/wavefront.ts).
+  expect(scops[0]!.schedule?.timeTiled).toMatchObject({ wavefrontRefused: 'parametric sizes' });
   expect(scops[0]!.ompParallelLoops).toEqual([]);
 }, 180_000);
 
