@@ -12,8 +12,9 @@
 // `wavefrontCarriesNothing` checks with isl on the dependences themselves before the mark is set;
 // the whole tree is checked against every dependence afterwards as any time-tiled tree.
 // One thread runs the tiles in wavefront order instead of time band by time band, which reuses
-// less between consecutive tiles: the wavefront is built only for --parallel (or
-// --time-tile-wavefront). Sizes must be constants: with parameters, isl's AST of the wavefronts
+// less between consecutive tiles (in a time band, the next tile re-reads much of what the last
+// one touched): PolyBench LARGE jacobi-2d took 1.37x the CPU time on one thread, heat-3d 1.15x.
+// So the wavefront is opt-in (--time-tile-wavefront, meant with --parallel). Sizes must be constants: with parameters, isl's AST of the wavefronts
 // runs over the codegen quota (jacobi 2,583,397 operations against 121,678 without wavefronts;
 // PolyBench LARGE: 55,511 against 48,799), and the SCoP would lose its time tiles altogether.
 import { DimType, type MultiUnionPwAff, UnionMap } from 'isl-wasm';

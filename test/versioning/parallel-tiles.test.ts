@@ -3,7 +3,7 @@
 // the loop marks (transform/schedule-optimizer.ts: tile loops may, point loops never). What the
 // test pins:
 //   tscc -O3 -fopenmp omp-tiles.c   (TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats
-//                                    --time-tile-sizes=4,8,16, fixed caches)
+//                                    --time-tile-sizes=4,8,16 --time-tile-wavefront, fixed caches)
 // prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads; the matrix product
 // of constant sizes takes the matmul path and forks at its jr loops (the micro-panels of C), not
 // inside the micro-kernel; its two calls from the program's own parallel region fork nothing;
@@ -17,7 +17,7 @@ import { runOk, tempDir } from '../support/tools';
 const work = tempDir('tsopt-parallel-tiles-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 const source = path.join(__dirname, 'fixtures', 'omp-tiles.c');
-const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16';
+const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16 --time-tile-wavefront';
 
 interface Scop { location: string; ompParallelLoops?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
 type Report = { functions: { name: string; scops: Scop[] }[] };
