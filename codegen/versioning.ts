@@ -23,7 +23,7 @@ import { ScevKind, type ScevLoop } from '../analysis/scev';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
 import { nestLabel, type InterchangePlan } from '../transform/interchange';
-import { markedParallelLoops, parallelTileMark, type ScheduleDecision } from '../transform/schedule-optimizer';
+import { markedParallelLoops, threadableMarks, vectorizedMarks, type ScheduleDecision } from '../transform/schedule-optimizer';
 import { AstExprEmitter } from './ast-expr';
 import { AstToIr, statementCalls, visitLoops } from './ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './block-generator';
@@ -269,7 +269,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
-    const parallel = scheduled ? markedParallelLoops(ast) : parallelAstLoops(ast, model, rolled, interchange);
+    const parallel = scheduled ? markedParallelLoops(ast, vectorizedMarks) : parallelAstLoops(ast, model, rolled, interchange);
     const rolledByName = new Map(rolled.map((r) => [r.statement.name, r] as const));
     const groups = new Map<AstNodeTree, string>();
     for (const n of parallel) groups.set(n, md.accessGroup());
@@ -285,13 +285,8 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
     };
     const fb = new IrBuilder(fastEntry);
-    // With the optimizer's tree, a coincident member's tile loop is the outermost loop worth threads.
-    // In BLIS's loops and in time tiles, only the tile loops are: their point loops (the
-    // micro-kernel, a time tile's rows) are vectorized, and threads forked there fork per tile.
-    const tileLoopsOnly = decision !== undefined && (decision.matmul.length > 0 || decision.timeTiled !== undefined);
-    const threadable = !scheduled ? parallel
-      : tileLoopsOnly ? markedParallelLoops(ast, [parallelTileMark])
-      : new Set([...parallel, ...markedParallelLoops(ast, [parallelTileMark])]);
+    // With the optimizer's tree, its marks say which loops may run on threads (never a tile's point loops).
+    const threadable = scheduled ? markedParallelLoops(ast, threadableMarks) : parallel;
     const candidates = o.parallel ? parallelCandidates(ast, threadable) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
     const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'));
     const gen = new AstToIr(fb, {

@@ -54,8 +54,12 @@ export const timeTileSizesOption: PassOption = {
   name: 'time-tile-sizes',
   description: 'time tile height, then the widths along the skewed space loops, outermost first, comma-separated; the last one for the loops past the list (default: from L2, the arrays, the skew and the SIMD width)',
 };
+export const timeTileWavefrontOption: PassOption = {
+  name: 'time-tile-wavefront',
+  description: 'run a stencil\'s time tiles (constant sizes) in wavefronts, the tiles of one wavefront on OpenMP\'s threads with --parallel (transform/wavefront.ts; default false: one thread ran jacobi-2d in wavefront order with 1.37x the CPU time)',
+};
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -64,6 +68,8 @@ export interface ScheduleSettings extends ScheduleOptions {
   readonly timeTile: boolean;
   /** --time-tile-sizes */
   readonly timeTileSizes: readonly number[] | undefined;
+  /** --time-tile-wavefront */
+  readonly timeTileWavefront: boolean;
 }
 
 export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attributeGroups: ReadonlyMap<number, string> }): ScheduleSettings | undefined {
@@ -80,6 +86,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     maxOperations: nonNegativeIntegerOption(ctx, scheduleMaxOperationsOption, 1_000_000),
     timeTile: booleanOption(ctx, timeTileOption, true),
     timeTileSizes: sizesOption(ctx, timeTileSizesOption),
+    timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, false),
   };
 }
 
@@ -111,7 +118,7 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
     model.budget.run(model.ctx, 'schedule', limit, () => {
       // Stencils first: isl's scheduler would spend its quota on them and refuse the skew it finds.
       if (!s.timeTile) return optimizeSchedule(model, innermostDim(interchange), s);
-      const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes });
+      const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, wavefront: s.timeTileWavefront });
       if ('decision' in t) return t.decision;
       return { ...optimizeSchedule(model, innermostDim(interchange), s), timeTileRefused: t.refused };
     }),
@@ -127,7 +134,7 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     tileSizes: used ? d.tiled.map((t) => t.sizes) : [],
     fused: used && d.fused,
     skewed: used && d.skewed,
-    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost } : false,
+    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, ...(d.timeTiled.wavefront ? { wavefront: true } : {}), ...(d.timeTiled.wavefrontRefused ? { wavefrontRefused: d.timeTiled.wavefrontRefused } : {}) } : false,
     // false, or per statement on BLIS's path: its micro-tile and blocks, and what was packed (nothing yet)
     matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
@@ -150,6 +157,7 @@ function printScop(model: ScopModel, ctx: PassContext): string {
   if (source.from === 'delicm') lines.push("    from DeLICM's model");
   lines.push(`    ${d.why}`);
   if (d.timeTiled) lines.push(`    time tiles: ${d.timeTiled.why}; innermost loops parallel: ${d.timeTiled.parallelInnermost.join(', ') || 'none'}`);
+  if (d.timeTiled?.wavefrontRefused) lines.push(`    no wavefronts: ${d.timeTiled.wavefrontRefused}`);
   if (d.timeTileRefused) lines.push(`    not time-tiled: ${d.timeTileRefused}`);
   for (const t of d.tiled) {
     lines.push(`    tiled ${t.statements.join(', ')}: sizes ${t.sizes.join(' x ')}: ${t.why}`);

@@ -149,11 +149,11 @@ export type MarkMembers = (node: ScheduleNode, marks: readonly string[]) => Sche
  * Inserts at `at` the BLIS structure for a permutable band `mupa` of one matmul statement whose
  * members run along the statement's dimensions `along` (member m moves dimension along[m]);
  * returns the node below the micro-kernel, where the band's child goes.
- * `markOf(member, level)`: the mark of a member of the band at the tile or point level.
+ * `markOf(members, level)`: the mark of a loop of the band's members at the tile or point level.
  */
 export function insertMatmulBands(
   model: ScopModel, at: ScheduleNode, mupa: MultiUnionPwAff, along: readonly number[], roles: MatmulRoles, sizes: MatmulSizes,
-  markOf: (member: number, level: 'tile' | 'point') => string, split: MarkMembers,
+  markOf: (member: number | readonly number[], level: 'tile' | 'point') => string, split: MarkMembers,
 ): ScheduleNode {
   const ctx = model.ctx;
   const domain = mupa.domain();
@@ -169,7 +169,9 @@ export function insertMatmulBands(
   // generates the micro-kernel below knowing it runs Mr x Nr points.
   node = node.insertPartialSchedule(micro.tile).bandSetPermutable(1);
   node = node.bandSetAstBuildOptions(fullMicroTiles(model, node, micro.point, sizes));
-  node = node.insertMark(ctx.id(markOf(mk, 'tile'))).child(0).child(0);
+  // Its loops carry nothing when jr's and ir's members carry nothing (k's tile runs once): jr
+  // is then the loop whose micro-panels of C the threads share out.
+  node = node.insertMark(ctx.id(markOf([mj, mi], 'tile'))).child(0).child(0);
   // The micro-kernel: k, i (unrolled), j innermost, one band each under its mark.
   const point = (m: number): MultiUnionPwAff => MultiUnionPwAff.fromUnionPwAff(micro.point.getAt(m));
   node = node.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);

@@ -14,10 +14,15 @@
 // of a permutable band and tiling it keep every pair's order too.
 //
 // A member isl marks coincident has distance zero on every pair its outer bands do not order:
-// its loops carry nothing (also inside a tile); they are marked `tsopt_parallel`, every other loop
-// `tsopt_sequential`, and versioning gives the parallel ones their access groups. A tile loop of a
-// coincident member carries nothing either, but is not vectorized: it is marked
-// `tsopt_parallel_tile`, which only OpenMP reads (the outermost loop worth running on threads).
+// its loops carry nothing (also inside a tile). Each loop gets one of four marks, read by
+// versioning (vectorizedMarks: access groups; threadableMarks: OpenMP):
+//   tsopt_parallel        carries nothing, in no tile: vectorized, and may run on threads
+//   tsopt_parallel_tile   a tile loop that carries nothing: may run on threads, not vectorized
+//   tsopt_parallel_point  a point loop of a tile that carries nothing: vectorized, never on
+//                         threads (a team forked there would fork once per tile)
+//   tsopt_sequential      may carry a dependence
+// The generic tiling below, the matmul path (transform/matmul.ts) and time tiling
+// (transform/time-tiling.ts) all mark their loops this way.
 //
 // The cost model keeps the base schedule when isl's is not better: when some statement's
 // innermost loop would walk more accesses across rows than in the base order, when a statement
@@ -79,6 +84,11 @@ export interface ScheduleDecision {
 export const parallelMark = 'tsopt_parallel';
 export const sequentialMark = 'tsopt_sequential';
 export const parallelTileMark = 'tsopt_parallel_tile';
+export const parallelPointMark = 'tsopt_parallel_point';
+/** Marks of loops whose iterations opt may run as SIMD lanes (they get access groups). */
+export const vectorizedMarks: readonly string[] = [parallelMark, parallelPointMark];
+/** Marks of loops whose iterations may run on OpenMP's threads. */
+export const threadableMarks: readonly string[] = [parallelMark, parallelTileMark];
 
 
 /** How a statement's instance moves along a band member: along one of its loops (its dimension), not at all, or mixed (skewed). */
@@ -335,7 +345,8 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
     if (p.kind === 'band') {
       const mm = o.matmul && p.permutable ? matmulBand(model, p.mupa, o) : undefined;
       if (mm) {
-        const markOf = (m: number, level: 'tile' | 'point'): string => (p.coincident[m] ? (level === 'tile' ? parallelTileMark : parallelMark) : sequentialMark);
+        const markOf = (m: number | readonly number[], level: 'tile' | 'point'): string =>
+          ([m].flat().every((x) => p.coincident[x]) ? (level === 'tile' ? parallelTileMark : parallelPointMark) : sequentialMark);
         matmul.push(mm.info);
         tiled.push({ statements: [mm.info.statement], sizes: [mm.info.sizes.nc, mm.info.sizes.kc, mm.info.sizes.mc], why: `matrix multiplication: ${mm.info.sizes.why}` });
         return grow(insertMatmulBands(model, at, p.mupa, mm.along, mm.info.roles, mm.info.sizes, markOf, splitMarked), p.child);
@@ -358,11 +369,13 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
           // the iterations where all their copies run (isolated) are unrolled inside the innermost loop.
           const factors = jam.map((j) => (j ? jamFactor : 1));
           node = node.bandTile(ctx.multiVal(node.bandGetSpace(), factors));
-          node = splitMarked(node, byCoincidence(p.coincident, parallelMark));
+          node = splitMarked(node, byCoincidence(p.coincident, parallelPointMark));
           node = node.bandSetAstBuildOptions(isolateFullStrips(model, node, factors));
           tiled[tiled.length - 1] = { ...tiled[tiled.length - 1]!, jammed: factors };
           return grow(node.child(0), p.child);
         }
+        node = splitMarked(node, byCoincidence(p.coincident, parallelPointMark));
+        return grow(node, p.child);
       }
       node = splitMarked(node, byCoincidence(p.coincident, parallelMark));
       return grow(node, p.child);

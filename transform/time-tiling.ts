@@ -29,7 +29,8 @@
 import { DimType, Schedule, type ScheduleNode, type UnionMap, UnionSetList } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
-import { orderedDependences, parallelMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
+import { orderedDependences, parallelPointMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
+import { timeTileLoops, wavefrontRefused } from './wavefront';
 
 export interface TimeTileOptions {
   readonly caches: CacheSizes;
@@ -37,6 +38,8 @@ export interface TimeTileOptions {
   readonly vectorBytes: number;
   /** --time-tile-sizes: the time tile height, then the space widths, outermost first (the last for members past the list). */
   readonly sizes: readonly number[] | undefined;
+  /** Run the tiles in wavefronts whose tiles may run on threads (transform/wavefront.ts). */
+  readonly wavefront?: boolean;
 }
 
 /** What time tiling did to one SCoP. */
@@ -48,6 +51,10 @@ export interface TimeTiled {
   readonly why: string;
   /** Statements whose innermost loop is marked parallel (vectorized). */
   readonly parallelInnermost: readonly string[];
+  /** The tiles run in wavefronts, the tiles of one on threads (transform/wavefront.ts). */
+  readonly wavefront?: boolean;
+  /** Why they do not, when wavefronts were asked for. */
+  readonly wavefrontRefused?: string;
 }
 
 /** Time tiling's answer: a decision, or why it did not apply (the caller goes on with isl's scheduler). */
@@ -112,6 +119,9 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const band = (node: ScheduleNode, f: (st: ScopStatementModel) => string, name: string, sts?: readonly ScopStatementModel[]): ScheduleNode =>
       mark(node.insertPartialSchedule(mupa(f, sts)), name).child(0);
 
+    const tile = (st: ScopStatementModel, m: number): string => `floor((${member(st, m)}) / ${sizes[m]})`;
+    const wavefrontRefusal = o.wavefront === true ? wavefrontRefused(model, deps, mupa((st) => `(${tile(st, 0)}) + (${tile(st, 1)})`), mupa((st) => tile(st, 1))) : undefined;
+    const wavefront = o.wavefront === true && wavefrontRefusal === undefined;
     /** The tree (see the head of this file), the innermost loops of `parallel` marked parallel. */
     const tree = (parallel: ReadonlySet<ScopStatementModel>): Schedule => {
       let root = Schedule.fromDomain(model.domains).getRoot().child(0);
@@ -125,12 +135,12 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       } else {
         node = root;
       }
-      for (let m = 0; m <= space; m++) node = band(node, (st) => `floor((${member(st, m)}) / ${sizes[m]})`, sequentialMark);
+      for (const t of timeTileLoops(tile, space + 1, wavefront)) node = band(node, t.member, t.mark);
       for (let m = 0; m < space; m++) node = band(node, (st) => member(st, m), sequentialMark);
       node = node.insertSequence(ordered.slice(1).reduce((l, st) => l.add(st.domain.toUnionSet()), UnionSetList.fromUnionSet(ordered[0]!.domain.toUnionSet())));
       ordered.forEach((st, k) => {
         const depth = node.getTreeDepth();
-        const below = band(node.child(k).child(0), (x) => member(x, space), parallel.has(st) ? parallelMark : sequentialMark, [st]);
+        const below = band(node.child(k).child(0), (x) => member(x, space), parallel.has(st) ? parallelPointMark : sequentialMark, [st]);
         node = below.ancestor(below.getTreeDepth() - depth);
       });
       return node.getSchedule();
@@ -155,10 +165,10 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     }
     const schedule = tree(new Set(parallelInnermost));
     const text = schedule.toStr();
-    const timeTiled: TimeTiled = { skew, sizes, why, parallelInnermost: parallelInnermost.map((st) => st.name) };
+    const timeTiled: TimeTiled = { skew, sizes, why, parallelInnermost: parallelInnermost.map((st) => st.name), ...(wavefront ? { wavefront } : {}), ...(wavefrontRefusal ? { wavefrontRefused: wavefrontRefusal } : {}) };
     const decision: ScheduleDecision = {
       schedule: schedule.keep(),
-      why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew} and tiled ${sizes.join(' x ')}`,
+      why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew} and tiled ${sizes.join(' x ')}${wavefront ? ', the tiles in wavefronts' : ''}`,
       tiled: [{ statements: ordered.map((st) => st.name), sizes, why }],
       fused: ordered.length > 1,
       skewed: true,

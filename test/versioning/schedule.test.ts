@@ -70,7 +70,7 @@ describe('gemm', () => {
     );
     // The tree isl builds: tile loops then point loops, one mark per member; the point loop j innermost and parallel.
     expect(kernel).toMatch(/mark: "tsopt_sequential"/);
-    expect(kernel).toMatch(/mark: "tsopt_parallel", child: \{ schedule: "[^"]*-> \[\{ Stmt_\w+\[i0, i1, i2\] -> \[\(\(i2\) mod 256\)\] \}\]"/);
+    expect(kernel).toMatch(/mark: "tsopt_parallel_point", child: \{ schedule: "[^"]*-> \[\{ Stmt_\w+\[i0, i1, i2\] -> \[\(\(i2\) mod 256\)\] \}\]"/);
   }, 120_000);
 
   test('the report says what was tiled, the budget has a schedule step, and the fast path prints what clang -O3 prints across tile edges', async () => {

@@ -1,0 +1,76 @@
+// --parallel with the optimizer's tiles: which loops of BLIS's loops (transform/matmul.ts) and of
+// time tiles (transform/time-tiling.ts, transform/wavefront.ts) run on OpenMP's threads, through
+// the loop marks (transform/schedule-optimizer.ts: tile loops may, point loops never). What the
+// test pins:
+//   tscc -O3 -fopenmp omp-tiles.c   (TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats
+//                                    --time-tile-sizes=4,8,16 --time-tile-wavefront, fixed caches)
+// prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads; the matrix product
+// of constant sizes takes the matmul path and forks at its jr loops (the micro-panels of C), not
+// inside the micro-kernel; its two calls from the program's own parallel region fork nothing;
+// the Jacobi stencil is time-tiled, its tiles in wavefronts, and forks once per wavefront.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { tsccOnPath } from '../tscc/support';
+import { runOk, tempDir } from '../support/tools';
+
+const work = tempDir('tsopt-parallel-tiles-');
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+const source = path.join(__dirname, 'fixtures', 'omp-tiles.c');
+const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16 --time-tile-wavefront';
+
+interface Scop { location: string; ompParallelLoops?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
+type Report = { functions: { name: string; scops: Scop[] }[] };
+
+function tscc(args: readonly string[], flags: string): void {
+  const { env } = tsccOnPath({ TSCC_STRICT: '1', TSOPT_FLAGS: flags });
+  const r = spawnSync('tscc', args, { env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tscc ${args.join(' ')} failed: ${r.stderr}`);
+}
+
+/** The program's output and, per function, the teams its first SCoP started (--rtc-stats). */
+function run(exe: string, threads: number, args: readonly string[] = []): { out: string; forks: Record<string, number> } {
+  const r = spawnSync(exe, args, { env: { ...process.env, OMP_NUM_THREADS: String(threads) }, encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  const lines = r.stderr.split('\n').filter((l) => l.startsWith('tsopt-rtc: '));
+  const forks: Record<string, number> = {};
+  for (const l of lines) {
+    const fn = l.split(' ')[1]!;
+    if (!(fn in forks)) forks[fn] = Number(/ parallel=(\d+)/.exec(l)![1]);
+  }
+  return { out: r.stdout, forks };
+}
+
+test('the matmul path forks at its jr loops, time tiles once per wavefront, output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads; calls inside the program\'s parallel region fork nothing', () => {
+  const exe = path.join(work, 'tiles');
+  const report = path.join(work, 'tiles.json');
+  tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats ${SIZES} --report=${report}`);
+  const reference = path.join(work, 'tiles-ref');
+  runOk('clang-14', ['-O3', '-fopenmp', source, '-o', reference]);
+  const want = run(reference, 2).out;
+  expect(want.split('\n').filter((l) => l !== '')).toHaveLength(3);
+  for (const threads of [1, 2, 4]) expect(run(exe, threads).out).toBe(want);
+
+  const functions = (JSON.parse(fs.readFileSync(report, 'utf8')) as Report).functions;
+  const gemm = functions.find((f) => f.name === 'gemm')!.scops[0]!;
+  expect(gemm.schedule).toMatchObject({ taken: true });
+  expect(gemm.schedule!.matmul).not.toBe(false);
+  // The scaling loop (its i), and the jr loops of BLIS's nest: the full micro-tiles' and the
+  // partial ones' (NJ = 101 is not a multiple of Nr), whose jr runs once, so ir (i) is the loop
+  // there. jc, kc and ic each run once at these sizes (isl emits no loop for them).
+  expect(gemm.ompParallelLoops).toEqual(['%6', 'c3', '%6']);
+  expect(gemm.ompSerialLoops).toEqual([]);
+  // --rtc-stats counts teams: three per call of the top-level product; none from the two calls
+  // inside the program's own region (their counts add to the same SCoP's), none with one thread.
+  expect(run(exe, 2).forks.gemm).toBe(3);
+  expect(run(exe, 1).forks.gemm).toBe(0);
+
+  // Jacobi, 9 steps over 61 x 61, tiles 4 x 8 x 16 skewed by 2: time tiles T0 0..2, the first
+  // space tiles T1 0..9; wavefronts w = T0 + T1, 0..11, each running its tiles' T1 loop on the
+  // threads (a tile's rows stay vectorized, on one thread).
+  const jacobi = functions.find((f) => f.name === 'jacobi')!.scops[0]!;
+  expect(jacobi.schedule).toMatchObject({ taken: true, timeTiled: { skew: 2, sizes: [4, 8, 16], wavefront: true } });
+  expect(jacobi.ompParallelLoops).toEqual(['c1']);
+  expect(run(exe, 2).forks.jacobi).toBe(12);
+  expect(run(exe, 1).forks.jacobi).toBe(0);
+}, 300_000);

@@ -1,0 +1,62 @@
+// Wavefronts of time tiles (--parallel; transform/time-tiling.ts): parallelogram tiles of one
+// time band depend on their neighbour along the skewed space members, so no tile loop of the
+// tiled band carries nothing. Counted along a wavefront they do, as Pluto's tile-level wavefront:
+//
+//   tile loops  T0 (time), T1, .., TD        ──►   w = T0 + T1   (sequential: one wavefront after another)
+//                                                  T1            (tsopt_parallel_tile: the tiles of one wavefront)
+//                                                  T2, .., TD    (sequential, as before)
+//
+// The band is permutable (every member non-decreasing along every dependence), so are its tile
+// coordinates: a dependence between two tiles moves T0 and T1 by d0, d1 >= 0, and two tiles of
+// one wavefront (d0 + d1 = 0) are at the same T0 and T1. The T1 loop then carries nothing, which
+// `wavefrontCarriesNothing` checks with isl on the dependences themselves before the mark is set;
+// the whole tree is checked against every dependence afterwards as any time-tiled tree.
+// One thread runs the tiles in wavefront order instead of time band by time band, which reuses
+// less between consecutive tiles (in a time band, the next tile re-reads much of what the last
+// one touched): PolyBench LARGE jacobi-2d took 1.37x the CPU time on one thread, heat-3d 1.15x.
+// So the wavefront is opt-in (--time-tile-wavefront, meant with --parallel). Sizes must be constants: with parameters, isl's AST of the wavefronts
+// runs over the codegen quota (jacobi 2,583,397 operations against 121,678 without wavefronts;
+// PolyBench LARGE: 55,511 against 48,799), and the SCoP would lose its time tiles altogether.
+import { DimType, type MultiUnionPwAff, UnionMap } from 'isl-wasm';
+import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { parallelTileMark, sequentialMark } from './schedule-optimizer';
+
+/** One tile loop of the band as the tree builder inserts it: its member per statement, and its mark. */
+export interface TileLoop {
+  readonly member: (st: ScopStatementModel) => string;
+  readonly mark: string;
+}
+
+/**
+ * The tile loops of a time-tiled band of `members` members, `tile(st, m)` the tile coordinate of
+ * member m: as they are (all sequential), or in wavefronts of T0 + T1 with T1 parallel.
+ */
+export function timeTileLoops(tile: (st: ScopStatementModel, m: number) => string, members: number, wavefront: boolean): TileLoop[] {
+  return Array.from({ length: members }, (_, m): TileLoop => {
+    if (wavefront && m === 0) return { member: (st) => `(${tile(st, 0)}) + (${tile(st, 1)})`, mark: sequentialMark };
+    if (wavefront && m === 1) return { member: (st) => tile(st, 1), mark: parallelTileMark };
+    return { member: (st) => tile(st, m), mark: sequentialMark };
+  });
+}
+
+/**
+ * Why the tiles of `model`'s time-tiled band cannot run in wavefronts of `w` whose tiles `t` run
+ * in parallel (see the head of this file), or undefined when they can.
+ */
+export function wavefrontRefused(model: ScopModel, deps: UnionMap, w: MultiUnionPwAff, t: MultiUnionPwAff): string | undefined {
+  if (model.context.dim(DimType.param) > 0) return 'parametric sizes';
+  return wavefrontCarriesNothing(model, deps, w, t) ? undefined : 'a dependence joins two tiles of one wavefront';
+}
+
+/**
+ * No dependence of `deps` ([params] -> { S[..] -> T[..] }) joins two instances at the same
+ * wavefront `w` and different tiles `t` ({ S[..] -> [..] } each, one member): the loop over t
+ * inside the loop over w carries nothing.
+ */
+function wavefrontCarriesNothing(model: ScopModel, deps: UnionMap, w: MultiUnionPwAff, t: MultiUnionPwAff): boolean {
+  // { S[..] -> [w, t] }
+  const prefix = UnionMap.fromMultiUnionPwAff(w.flatRangeProduct(t));
+  // { [w, t] -> [w', t'] } per dependence
+  const images = deps.applyDomain(prefix).applyRange(prefix);
+  return images.intersect(model.ctx.unionMap('{ [a, b] -> [c, d] : c = a and (d < b or d > b) }')).isEmpty();
+}
