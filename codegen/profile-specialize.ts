@@ -14,6 +14,7 @@ import {
   IrBuilder, addIncoming, functionType, inlineAsm, pointerTo, voidType, constFalse, removePhiIncoming, replaceAllUsesWith, cloneBlocks, constInt, createBlock, insertBlock, mapValue, phis, predecessors, replacePhiIncomingBlock, replaceUsesWithIf,
   splitEdge, successors, terminator, eraseInstruction, type BasicBlock, type Instruction, type IntegerType, type IrFunction, type Value, type ValueMap,
 } from '../ir';
+import { evaluateInteger, foldConstantBranches } from './profile-fold';
 
 const barrierType = functionType(voidType, []);
 
@@ -65,6 +66,21 @@ export function specializeRegion(r: SpecializedRegion, hot: readonly (readonly b
   hot.forEach((values, k) => {
     const map: ValueMap = new Map();
     r.parameters.forEach((p, j) => map.set(p, constInt(p.type as IntegerType, values[j]!)));
+    // Values computed before the region from the parameters alone are constants in the copy too.
+    const known = new Map<Value, bigint>(r.parameters.map((p, j) => [p, values[j]!]));
+    // A parameter that widens a value fixes that value too (clang's `zext i32 %n to i64` and `%n`).
+    r.parameters.forEach((p, j) => {
+      if (p.kind === 'instruction' && (p.opcode === 'zext' || p.opcode === 'sext') && p.operands[0]!.type.kind === 'int') {
+        const from = p.operands[0]!;
+        const narrow = BigInt.asIntN((from.type as IntegerType).bits, values[j]!);
+        if (!known.has(from)) known.set(from, narrow);
+      }
+    });
+    for (const v of outsideOperands(r.blocks, inside)) {
+      if (map.has(v)) continue;
+      const c = evaluateInteger(v, known);
+      if (c !== undefined) map.set(v, constInt(v.type as IntegerType, c));
+    }
     const blocks = cloneBlocks(r.blocks, map, `.spec${k}`);
     for (const b of blocks) insertBlock(fn, b, at++);
     maps.push(map);
@@ -111,6 +127,7 @@ export function specializeRegion(r: SpecializedRegion, hot: readonly (readonly b
   }
   nameUnnamed(tests, label);
   maps.forEach((m, k) => nameUnnamed(r.blocks.map((b) => m.get(b) as BasicBlock), `${label}.spec${k}`));
+  maps.forEach((m, k) => foldConstantBranches(r.blocks.map((b) => m.get(b) as BasicBlock), copies[k]!));
   return { dispatch, tests, copies, entry, exit };
 }
 
@@ -166,6 +183,15 @@ function hasFastPath(from: BasicBlock, exit: BasicBlock | undefined): boolean {
     }
   }
   return false;
+}
+
+/** Integer instructions defined outside the region that its instructions use. */
+function outsideOperands(blocks: readonly BasicBlock[], inside: ReadonlySet<BasicBlock>): Set<Value> {
+  const out = new Set<Value>();
+  for (const b of blocks) for (const i of b.instructions) {
+    for (const o of i.operands) if (o.kind === 'instruction' && o.type.kind === 'int' && o.parent !== undefined && !inside.has(o.parent)) out.add(o);
+  }
+  return out;
 }
 
 /** True when every use of `inst` by `phi` (in the exit) comes along an edge from the region or a copy. */
