@@ -11,12 +11,12 @@
 // keeps its general fast path. Values the region defines and code after it uses get a phi in
 // the exit block over the original and the copies.
 import {
-  IrBuilder, addIncoming, functionType, inlineAsm, pointerTo, voidType, constFalse, removePhiIncoming, replaceAllUsesWith, cloneBlocks, constInt, createBlock, insertBlock, mapValue, phis, predecessors, replacePhiIncomingBlock, replaceUsesWithIf,
+  IrBuilder, addIncoming, constFalse, removePhiIncoming, replaceAllUsesWith, cloneBlocks, constInt, createBlock, insertBlock, mapValue, phis, predecessors, replacePhiIncomingBlock, replaceUsesWithIf,
   splitEdge, successors, terminator, eraseInstruction, type BasicBlock, type Instruction, type IntegerType, type IrFunction, type Value, type ValueMap,
 } from '../ir';
+import { PROFILE_DISPATCH_METADATA } from '../analysis/scop-detection-types';
+import { MetadataTable } from './metadata';
 import { evaluateInteger, foldConstantBranches } from './profile-fold';
-
-const barrierType = functionType(voidType, []);
 
 export interface SpecializedRegion {
   readonly fn: IrFunction;
@@ -86,18 +86,19 @@ export function specializeRegion(r: SpecializedRegion, hot: readonly (readonly b
     maps.push(map);
     copies.push(map.get(entry) as BasicBlock);
   });
+  const mark = new MetadataTable(fn.parent).node(() => '!{}');
   // The tests, one block each after the first: `params == hot k` → copy k, else the next test.
   const tests: BasicBlock[] = [dispatch];
   for (let k = 1; k < hot.length; k++) tests.push(insertBlock(fn, createBlock(`${label}.dispatch${k}`), fn.blocks.indexOf(dispatch) + k));
   hot.forEach((values, k) => {
     const b = new IrBuilder(tests[k]!);
-    // An empty `asm sideeffect` (no code, no clobbers) that SCoP detection does not admit: else
-    // the affine tests `params == hot` let one SCoP swallow the dispatch, the copies and the
-    // original, and its single fast path, scheduled as a whole, lost each version's own
-    // (strided's s = 4 copy ran at clang's speed, the general fast path 2.5x faster).
-    b.call(inlineAsm(pointerTo(barrierType), 'asm sideeffect "", ""'), [], undefined, barrierType);
     const same = r.parameters.map((p, j) => b.icmp('eq', p, constInt(p.type as IntegerType, values[j]!))).reduce((x, y) => b.and(x, y));
-    b.condBr(same, copies[k]!, k + 1 < hot.length ? tests[k + 1]! : entry);
+    const br = b.condBr(same, copies[k]!, k + 1 < hot.length ? tests[k + 1]! : entry);
+    // A mark SCoP detection admits in no region: else the affine tests `params == hot` let one
+    // SCoP swallow the dispatch, the copies and the original, and its single fast path,
+    // scheduled as a whole, lost each version's own (strided's s = 4 copy ran at clang's speed,
+    // the general fast path 2.5x faster).
+    br.metadata.push({ name: PROFILE_DISPATCH_METADATA, ref: mark });
     replacePhiIncomingBlock(copies[k]!, dispatch, tests[k]!);
   });
   // With no hot tuple the dispatch goes straight on; else the last test is the original's predecessor.
