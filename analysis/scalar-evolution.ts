@@ -77,6 +77,8 @@ export class ScalarEvolution {
   }
   private readonly blockFacts = new Map<BasicBlock, Facts>();
   private readonly factsInProgress = new Set<BasicBlock>();
+  /** Loops whose trip count `recurrenceRange` is asking for (an exit test may use the value asked about). */
+  private readonly exitsInProgress = new Set<Loop>();
   private readonly rank = new Map<Value, number>();
 
   constructor(readonly fn: IrFunction, readonly loops: LoopInfo, readonly dt: DomTree) {
@@ -158,6 +160,45 @@ export class ScalarEvolution {
     }
   }
 
+  /**
+   * Whether `x` is never negative where `block` runs: from the branch facts there, or, for a
+   * recurrence of a loop around `block` with a constant start and step and a constant
+   * backedge-taken count (truncated or extended), from its first and last values.
+   */
+  private nonNegativeAt(x: Scev, block: BasicBlock | undefined): boolean {
+    if (block === undefined) return false;
+    if (isKnownNonNegative(x, this.factsAt(block))) return true;
+    const r = this.recurrenceRange(x, block);
+    return r !== undefined && r.lo >= 0n;
+  }
+
+  /** The signed range of a constant-bounded recurrence of a loop around `block`, through casts; undefined when unknown. */
+  private recurrenceRange(x: Scev, block: BasicBlock): Range | undefined {
+    if (x.kind === ScevKind.Truncate || x.kind === ScevKind.SignExtend || x.kind === ScevKind.ZeroExtend) {
+      const r = this.recurrenceRange(x.operand, block);
+      const f = fullRange(x.bits);
+      if (r === undefined || (x.kind === ScevKind.ZeroExtend && r.lo < 0n)) return undefined;
+      return r.lo < f.lo || r.hi > f.hi ? undefined : r;
+    }
+    if (x.kind !== ScevKind.AddRec || x.operands.length !== 2) return undefined;
+    const loop = x.loop as Loop;
+    if (!loop.containsBlock(block) || this.exitsInProgress.has(loop)) return undefined;
+    const start = constantValue(x.operands[0]!);
+    const step = constantValue(x.operands[1]!);
+    this.exitsInProgress.add(loop);
+    let btc: bigint | undefined;
+    try {
+      btc = constantValue(this.backedgeTakenCount(loop));
+    } finally {
+      this.exitsInProgress.delete(loop);
+    }
+    if (start === undefined || step === undefined || btc === undefined || btc < 0n) return undefined;
+    const last = start + step * btc;
+    const r = { lo: start < last ? start : last, hi: start < last ? last : start };
+    const f = fullRange(x.bits);
+    return r.lo < f.lo || r.hi > f.hi ? undefined : r;
+  }
+
   private compute(v: Value): Scev {
     switch (v.kind) {
       case 'const-int':
@@ -202,6 +243,14 @@ export class ScalarEvolution {
         return c === undefined || c < 0n || c >= BigInt(bits) ? this.unknownFor(i) : ctx.udiv(op(0), ctx.constant(1n << c, bits));
       }
       case 'udiv': return ctx.udiv(op(0), op(1));
+      case 'sdiv': case 'srem': {
+        // By a positive constant, of a value never negative where it is computed: the unsigned
+        // operation (a parameter specialized to a constant, `b[i / s]` with s = 4, comes here).
+        const c = op(1);
+        if (c.kind !== ScevKind.Constant || c.value <= 0n || !this.nonNegativeAt(op(0), i.parent)) return this.unknownFor(i);
+        const x = op(0);
+        return i.opcode === 'sdiv' ? ctx.udiv(x, c) : ctx.add([x, ctx.negate(ctx.mul([c, ctx.udiv(x, c)]))]);
+      }
       case 'urem': {
         // x urem c = x - c * (x /u c), as LLVM writes it.
         const c = op(1);

@@ -34,6 +34,13 @@ import type { Scev, ScevUnknown } from './scev';
 import type { Loop } from './loops';
 
 /** The eight rejection causes, classified as SPolly classified Polly's. */
+/**
+ * The metadata kind `--profile-use` puts on its dispatch's branches (codegen/profile-specialize.ts):
+ * detection admits no region holding one, so that no SCoP swallows the dispatch, its copies and
+ * the original, which must each get a fast path of their own.
+ */
+export const PROFILE_DISPATCH_METADATA = 'tsopt.dispatch';
+
 export type RejectionCause =
   | 'non-affine-access'
   | 'aliasing'

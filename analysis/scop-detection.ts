@@ -28,6 +28,7 @@ import type {
   AliasPair, IntPredicate, RejectionCause, Scop, ScopDetectionResult, ScopErrorEdge, ScopLoop,
   ScopMemoryAccess, ScopRejection, ScopScalarAccess, ScopStatement,
 } from './scop-detection-types';
+import { PROFILE_DISPATCH_METADATA } from './scop-detection-types';
 
 
 interface Region {
@@ -387,6 +388,9 @@ class Detector {
         return;
       case 'alloca':
         issues.push({ cause: 'other', detail: 'alloca in the region', at: i });
+        return;
+      case 'br':
+        if (i.metadata.some((m) => m.name === PROFILE_DISPATCH_METADATA)) issues.push({ cause: 'other', detail: 'a profile dispatch (--profile-use) in the region', at: i });
         return;
       case 'fence': case 'cmpxchg': case 'atomicrmw': case 'va_arg': case 'landingpad':
         issues.push({ cause: 'other', detail: `${i.opcode} in the region`, at: i });

@@ -196,7 +196,8 @@ function columns(rows: readonly string[][]): string[] {
 /**
  * The table printed at the end: one row per program; clang -O3's median time, then each other
  * variant's speedup over it (`1.20x`: 1.2 times as fast), marked `<` when slower than clang -O3
- * beyond noise (bench/noise.ts); tsopt's variants' speedup over Polly; the check's cost
+ * beyond noise (bench/noise.ts); tsopt's variants' speedup over Polly; with --profile, tscc-prof's
+ * speedup over tscc (`tscc-prof/tscc`: what the profile adds); the check's cost
  * (instructions, and their share of the kernel's). Last, per suite, the geometric means and the
  * variants slower beyond noise with their bands and p-values. Each variant's band of per-round
  * speedups and p-values for every program are in results.csv.
@@ -210,7 +211,9 @@ export function toTable(run: BenchRun): string {
     lines.push(`\n${suite.name}`);
     // With the OpenBLAS limit: the share of its speed tscc reaches.
     const limit = run.variants.some((v) => v.name === LIMIT) ? ours.filter((v) => v.name === 'tscc') : [];
-    const rows: string[][] = [['program', BASELINE, ...others.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), ...limit.map((v) => `${v.name}/limit`), 'check (share)']];
+    // With --profile: tscc-prof's speedup over tscc, the profile's own gain (same interleaved rounds).
+    const profiled = ['tscc', 'tscc-prof'].every((n) => run.variants.some((v) => v.name === n)) ? ['tscc-prof/tscc'] : [];
+    const rows: string[][] = [['program', BASELINE, ...others.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), ...limit.map((v) => `${v.name}/limit`), ...profiled, 'check (share)']];
     for (const p of suite.programs) {
       const base = p.variants[BASELINE];
       const baseCell = base?.status === 'ok' && base.median !== undefined ? formatSeconds(base.median) : base?.status ?? '-';
@@ -221,7 +224,11 @@ export function toTable(run: BenchRun): string {
       });
       const vsPolly = ours.map((v) => p.variants[v.name]?.vsPolly?.toFixed(2).concat('x') ?? '-');
       const vsLimit = limit.map((v) => p.variants[v.name]?.vsLimit?.toFixed(2).concat('x') ?? '-');
-      rows.push([p.name, baseCell, ...cells, ...vsPolly, ...vsLimit, checkCostCell(p.checkCost)]);
+      const vsPlain = profiled.map(() => {
+        const [plain, prof] = [p.variants.tscc, p.variants['tscc-prof']];
+        return plain?.status === 'ok' && prof?.status === 'ok' && plain.median !== undefined && prof.median ? `${(plain.median / prof.median).toFixed(2)}x` : '-';
+      });
+      rows.push([p.name, baseCell, ...cells, ...vsPolly, ...vsLimit, ...vsPlain, checkCostCell(p.checkCost)]);
     }
     rows.push(['geomean', '', ...others.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')]);
     lines.push(...columns(rows));

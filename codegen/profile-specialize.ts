@@ -11,11 +11,12 @@
 // keeps its general fast path. Values the region defines and code after it uses get a phi in
 // the exit block over the original and the copies.
 import {
-  IrBuilder, addIncoming, functionType, inlineAsm, pointerTo, voidType, constFalse, removePhiIncoming, replaceAllUsesWith, cloneBlocks, constInt, createBlock, insertBlock, mapValue, phis, predecessors, replacePhiIncomingBlock, replaceUsesWithIf,
+  IrBuilder, addIncoming, constFalse, removePhiIncoming, replaceAllUsesWith, cloneBlocks, constInt, createBlock, insertBlock, mapValue, phis, predecessors, replacePhiIncomingBlock, replaceUsesWithIf,
   splitEdge, successors, terminator, eraseInstruction, type BasicBlock, type Instruction, type IntegerType, type IrFunction, type Value, type ValueMap,
 } from '../ir';
-
-const barrierType = functionType(voidType, []);
+import { PROFILE_DISPATCH_METADATA } from '../analysis/scop-detection-types';
+import { MetadataTable } from './metadata';
+import { evaluateInteger, foldConstantBranches } from './profile-fold';
 
 export interface SpecializedRegion {
   readonly fn: IrFunction;
@@ -65,23 +66,39 @@ export function specializeRegion(r: SpecializedRegion, hot: readonly (readonly b
   hot.forEach((values, k) => {
     const map: ValueMap = new Map();
     r.parameters.forEach((p, j) => map.set(p, constInt(p.type as IntegerType, values[j]!)));
+    // Values computed before the region from the parameters alone are constants in the copy too.
+    const known = new Map<Value, bigint>(r.parameters.map((p, j) => [p, values[j]!]));
+    // A parameter that widens a value fixes that value too (clang's `zext i32 %n to i64` and `%n`).
+    r.parameters.forEach((p, j) => {
+      if (p.kind === 'instruction' && (p.opcode === 'zext' || p.opcode === 'sext') && p.operands[0]!.type.kind === 'int') {
+        const from = p.operands[0]!;
+        const narrow = BigInt.asIntN((from.type as IntegerType).bits, values[j]!);
+        if (!known.has(from)) known.set(from, narrow);
+      }
+    });
+    for (const v of outsideOperands(r.blocks, inside)) {
+      if (map.has(v)) continue;
+      const c = evaluateInteger(v, known);
+      if (c !== undefined) map.set(v, constInt(v.type as IntegerType, c));
+    }
     const blocks = cloneBlocks(r.blocks, map, `.spec${k}`);
     for (const b of blocks) insertBlock(fn, b, at++);
     maps.push(map);
     copies.push(map.get(entry) as BasicBlock);
   });
+  const mark = new MetadataTable(fn.parent).node(() => '!{}');
   // The tests, one block each after the first: `params == hot k` → copy k, else the next test.
   const tests: BasicBlock[] = [dispatch];
   for (let k = 1; k < hot.length; k++) tests.push(insertBlock(fn, createBlock(`${label}.dispatch${k}`), fn.blocks.indexOf(dispatch) + k));
   hot.forEach((values, k) => {
     const b = new IrBuilder(tests[k]!);
-    // An empty `asm sideeffect` (no code, no clobbers) that SCoP detection does not admit: else
-    // the affine tests `params == hot` let one SCoP swallow the dispatch, the copies and the
-    // original, and its single fast path, scheduled as a whole, lost each version's own
-    // (strided's s = 4 copy ran at clang's speed, the general fast path 2.5x faster).
-    b.call(inlineAsm(pointerTo(barrierType), 'asm sideeffect "", ""'), [], undefined, barrierType);
     const same = r.parameters.map((p, j) => b.icmp('eq', p, constInt(p.type as IntegerType, values[j]!))).reduce((x, y) => b.and(x, y));
-    b.condBr(same, copies[k]!, k + 1 < hot.length ? tests[k + 1]! : entry);
+    const br = b.condBr(same, copies[k]!, k + 1 < hot.length ? tests[k + 1]! : entry);
+    // A mark SCoP detection admits in no region: else the affine tests `params == hot` let one
+    // SCoP swallow the dispatch, the copies and the original, and its single fast path,
+    // scheduled as a whole, lost each version's own (strided's s = 4 copy ran at clang's speed,
+    // the general fast path 2.5x faster).
+    br.metadata.push({ name: PROFILE_DISPATCH_METADATA, ref: mark });
     replacePhiIncomingBlock(copies[k]!, dispatch, tests[k]!);
   });
   // With no hot tuple the dispatch goes straight on; else the last test is the original's predecessor.
@@ -111,6 +128,7 @@ export function specializeRegion(r: SpecializedRegion, hot: readonly (readonly b
   }
   nameUnnamed(tests, label);
   maps.forEach((m, k) => nameUnnamed(r.blocks.map((b) => m.get(b) as BasicBlock), `${label}.spec${k}`));
+  maps.forEach((m, k) => foldConstantBranches(r.blocks.map((b) => m.get(b) as BasicBlock), copies[k]!));
   return { dispatch, tests, copies, entry, exit };
 }
 
@@ -166,6 +184,15 @@ function hasFastPath(from: BasicBlock, exit: BasicBlock | undefined): boolean {
     }
   }
   return false;
+}
+
+/** Integer instructions defined outside the region that its instructions use. */
+function outsideOperands(blocks: readonly BasicBlock[], inside: ReadonlySet<BasicBlock>): Set<Value> {
+  const out = new Set<Value>();
+  for (const b of blocks) for (const i of b.instructions) {
+    for (const o of i.operands) if (o.kind === 'instruction' && o.type.kind === 'int' && o.parent !== undefined && !inside.has(o.parent)) out.add(o);
+  }
+  return out;
 }
 
 /** True when every use of `inst` by `phi` (in the exit) comes along an edge from the region or a copy. */

@@ -130,6 +130,19 @@ test('the table marks and lists only the variants slower beyond noise, with thei
   expect(csv).toContain('kernels,geomean,tscc,ok,,1.0000,,,,,,,,,,,,');
 });
 
+test('with --profile, the table gives tscc-prof over tscc from the same rounds (what the profile adds)', () => {
+  const r = run(6, {});
+  r.variants.push({ name: 'tscc-prof', command: 'tscc -O3 -ftsopt-profile-use=...' });
+  r.suites[0].programs[0].variants['tscc-prof'] = { status: 'ok', times: [], median: 1.03, speedup: 1.9417 };
+  const table = toTable(r);
+  expect(table).toMatch(/^program\s+clang\s+tscc\s+tscc-prof\s+tscc\/polly\s+tscc-prof\/tscc\s+check \(share\)$/m);
+  // trmm: tscc 2.06 s, tscc-prof 1.03 s: 2.00x; mvt has no tscc-prof result.
+  expect(table).toMatch(/^trmm\s+2\.00s\s+0\.97x <\s+1\.94x\s+-\s+2\.00x\s+-$/m);
+  expect(table).toMatch(/^mvt\s+1\.00s\s+0\.99x\s+-\s+-\s+-\s+-$/m);
+  // Without tscc-prof there is no such column.
+  expect(toTable(run(6, {}))).not.toContain('tscc-prof/tscc');
+});
+
 test('without a slower verdict the line says none, and says when the run had too few rounds to tell', () => {
   const calm = run(6, { verdict: 'within-noise' });
   expect(slowerLine(calm, calm.suites[0])).toBe('slower than clang -O3 beyond noise (sign test, p < 0.05/2 = 0.025): none');
