@@ -106,3 +106,11 @@ test('atax: the original order is kept where isl\'s schedule tiles nothing (x[j]
   expect(syrk.kernel[0]!.schedule).toMatchObject({ taken: true, tileSizes: [[32, 32, 32]] });
   expectClangOutput('syrk', syrk.bitcode, [['30', '24'], ['31', '24'], ['130', '150']], 'auto');
 }, 180_000);
+
+test('covariance: the i, k, j-i band tiled 128 x 8 x 256, data[k][j] walked along both innermost members (a plane kept in L1); the fast path prints what clang -O3 prints across tile edges', async () => {
+  const cov = await tsoptOn('covariance', []);
+  expect(cov.kernel).toHaveLength(1);
+  expect(cov.kernel[0]!.schedule).toMatchObject({ taken: true, tiledBands: 1, tileSizes: [[128, 8, 256]] });
+  // m = 300: partial tiles of i (128) and of j - i (256); n = 21: a partial k tile (8).
+  expectClangOutput('covariance', cov.bitcode, [['28', '32'], ['300', '21']], 'plane');
+}, 180_000);
