@@ -493,9 +493,19 @@ function bandTileSizes(model: ScopModel, statements: readonly ScopStatementModel
   }
   const arrays = new Set(statements.flatMap((s) => s.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array)));
   const elementBytes = Math.max(1, ...[...arrays].map((a) => a.elementBytes));
-  const input = { caches: o.caches, vectorBytes: o.vectorBytes, elementBytes, arrays: arrays.size, members };
+  const moves = statements.map((st) => [st, memberMoves(model, st, mupa)] as const);
+  // Arrays walked along both innermost members: a plane the members outside walk again (tile-sizes.ts).
+  const planes = new Set(
+    moves.flatMap(([st, along]) => {
+      const [mid, inner] = [along[members - 2], along[members - 1]];
+      if (members < 3 || typeof mid !== 'number' || typeof inner !== 'number') return [];
+      const walked = (acc: ScopStatementModel['accesses'][number], d: number): boolean => ['unit', 'other'].includes(stride(model, st, acc, d));
+      return st.accesses.filter((acc) => acc.array.kind === 'array' && walked(acc, mid) && walked(acc, inner)).map((acc) => acc.array);
+    }),
+  ).size;
+  const input = { caches: o.caches, vectorBytes: o.vectorBytes, elementBytes, arrays: arrays.size, members, planes };
   // Accesses the innermost member walks across rows (transform/column-walk-tiles.ts).
-  const walks = statements.reduce((k, st) => k + acrossRows(model, st, memberMoves(model, st, mupa)[members - 1]!), 0);
+  const walks = moves.reduce((k, [st, along]) => k + acrossRows(model, st, along[members - 1]!), 0);
   const t = walks > 0 ? columnWalkTileSizes(input, walks) : tileSizes(input);
   return { sizes: [...t.sizes], why: t.why };
 }

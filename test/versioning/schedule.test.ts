@@ -59,14 +59,14 @@ function expectClangOutput(name: string, out: Buffer, sizes: readonly string[][]
 }
 
 describe('gemm', () => {
-  test('print<schedule>: the i, k, j band tiled 84 x 84 x 256, from the caches, three arrays of doubles and 8 lanes of AVX-512', async () => {
+  test('print<schedule>: the i, k, j band tiled 84 x 8 x 256, from the caches, three arrays of doubles, 8 lanes of AVX-512 and B[k][j]\'s 8 x 256 plane in L1', async () => {
     const r = await tsoptAsync(['--passes=print<schedule>', '-o', '/dev/null', ...CACHES], ir('gemm'));
     expect(r.status).toBe(0);
     const text = r.stderr.toString();
     const kernel = text.slice(text.indexOf('Function: kernel_gemm'), text.indexOf('Function: main'));
     expect(kernel).toContain("isl's schedule taken: 1 band(s) tiled");
     expect(kernel).toContain(
-      'sizes 84 x 84 x 256: 3 array(s) of 8-byte elements, 8 per 64-byte vector: innermost 256 (3x256x8 B <= L1 32 KiB / 2), others 84 (3x84x256x8 B <= L2 1024 KiB / 2)',
+      'sizes 84 x 8 x 256: 3 array(s) of 8-byte elements, 8 per 64-byte vector: innermost 256 (3x256x8 B <= L1 32 KiB / 2), others 84 (3x84x256x8 B <= L2 1024 KiB / 2), second innermost 8 (1x8x256x8 B <= L1 32 KiB / 2: the plane the members outside walk again)',
     );
     // The tree isl builds: tile loops then point loops, one mark per member; the point loop j innermost and parallel.
     expect(kernel).toMatch(/mark: "tsopt_sequential"/);
@@ -76,9 +76,9 @@ describe('gemm', () => {
   test('the report says what was tiled, the budget has a schedule step, and the fast path prints what clang -O3 prints across tile edges', async () => {
     const { kernel, bitcode: out } = await tsoptOn('gemm', []);
     expect(kernel).toHaveLength(1);
-    expect(kernel[0]!.schedule).toEqual({ taken: true, why: "isl's schedule taken: 1 band(s) tiled", tiledBands: 1, tileSizes: [[84, 84, 256]], fused: false, skewed: false, timeTiled: false, matmul: false });
+    expect(kernel[0]!.schedule).toEqual({ taken: true, why: "isl's schedule taken: 1 band(s) tiled", tiledBands: 1, tileSizes: [[84, 8, 256]], fused: false, skewed: false, timeTiled: false, matmul: false });
     expect(kernel[0]!.islOperationsBySteps!.schedule).toBeGreaterThan(0);
-    // 90 x 260 x 85: partial tiles in every member (84, 84, 256).
+    // 90 x 260 x 85: partial tiles in every member (84, 8, 256).
     expectClangOutput('gemm', out, [['20', '25', '30'], ['90', '260', '85'], ['1', '1', '1']], 'auto');
   }, 180_000);
 
@@ -105,4 +105,12 @@ test('atax: the original order is kept where isl\'s schedule tiles nothing (x[j]
   const syrk = await tsoptOn('syrk', []);
   expect(syrk.kernel[0]!.schedule).toMatchObject({ taken: true, tileSizes: [[32, 32, 32]] });
   expectClangOutput('syrk', syrk.bitcode, [['30', '24'], ['31', '24'], ['130', '150']], 'auto');
+}, 180_000);
+
+test('covariance: the i, k, j-i band tiled 128 x 8 x 256, data[k][j] walked along both innermost members (a plane kept in L1); the fast path prints what clang -O3 prints across tile edges', async () => {
+  const cov = await tsoptOn('covariance', []);
+  expect(cov.kernel).toHaveLength(1);
+  expect(cov.kernel[0]!.schedule).toMatchObject({ taken: true, tiledBands: 1, tileSizes: [[128, 8, 256]] });
+  // m = 300: partial tiles of i (128) and of j - i (256); n = 21: a partial k tile (8).
+  expectClangOutput('covariance', cov.bitcode, [['28', '32'], ['300', '21']], 'plane');
 }, 180_000);
