@@ -318,7 +318,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
             const array = arrayOfInst.get(original);
             if (array) decorateAccess(copy, array);
           },
-        }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb) => new Map([...(scalars.atStart?.(hb) ?? []), ...header(hb)]) } : scalars);
+        }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb, valueOf) => new Map([...(scalars.atStart?.(hb, valueOf) ?? []), ...header(hb)]) } : scalars);
       },
       loop: (loop) => {
         const g = groups.get(loop.node);
