@@ -77,11 +77,11 @@ const STRIDE_PIECES = 16;
 /**
  * A stride of the one-dimensional `alone`: every element is a multiple of it away from any
  * other. isl's stride of a union of many pieces (a fully unrolled loop has one per copy) costs
- * far more than the check's quota can bound: a constant 16 x 48 x 128 gemm, its j loop of 48
- * unrolled by -O3, spent over 160 s in it. Above STRIDE_PIECES pieces it is the gcd of each
- * piece's stride and the distances from one piece's sample to the others' when the set has no
- * parameters (those samples are its elements), else 1; either divides the set's stride, so
- * the interleaving test built on it stays sound, only less often applicable.
+ * far more time than the check's quota bounds (isl counts few of its operations). Above
+ * STRIDE_PIECES pieces it is the gcd of each piece's stride and the distances from one piece's
+ * sample to the others' when the set has no parameters (those samples are its elements), else
+ * 1; either divides the set's stride, so the interleaving test built on it stays sound, only
+ * less often applicable.
  */
 function strideOf(alone: IslSet): bigint {
   if (alone.nBasicSet() <= STRIDE_PIECES) return valToBigInt(alone.getStride(0));
