@@ -118,7 +118,7 @@ function typedPointer(b: IrBuilder, pointer: Value, type: Type): Value {
 }
 
 /** The address of the element `subscripts` (i64) of `array`, as a pointer to `type`. */
-function elementAddress(b: IrBuilder, array: ScopArray, type: Type, subscripts: readonly Value[], sizes: readonly Value[]): Value {
+export function elementAddress(b: IrBuilder, array: ScopArray, type: Type, subscripts: readonly Value[], sizes: readonly Value[]): Value {
   let linear = subscripts[0]!;
   for (let k = 1; k < subscripts.length; k++) linear = b.add(b.mul(linear, sizes[k - 1]!), subscripts[k]!);
   return b.gep(type, typedPointer(b, array.value, type), [linear]);

@@ -182,10 +182,10 @@ describe('end to end', () => {
   test.each([
     [[50, 53, 300], false],
     [[41, 50, 131], true],
-  ])('gemm %p (transposed: %p): the micro-kernel, nothing packed, bit for bit clang -O3\'s output', async (sizes, transposed) => {
+  ])('gemm %p (transposed: %p): the micro-kernel, B[j][k] packed (B[k][j] read in place), bit for bit clang -O3\'s output', async (sizes, transposed) => {
     const { exe, reference, schedules } = await gemmAt(sizes, transposed);
     expect(schedules).toHaveLength(1);
-    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: [] }] });
+    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: transposed ? [expect.any(String)] : [] }] });
     expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
   }, 240_000);
 
@@ -221,5 +221,55 @@ describe('end to end', () => {
     expect(runOk(off.exe, []).toString()).toBe(runOk(off.reference, []).toString());
     const parametric = await optimize(compileToIr(path.join(kernelsDir, 'gemm.c'), [...IR_FLAGS, `-I${kernelsDir}`]), 'kernel_gemm');
     expect(parametric.schedules[0]).toMatchObject({ taken: true, matmul: false, tileSizes: [[84, 84, 256]] });
+  }, 240_000);
+});
+
+/**
+ * syrk at compile-time sizes N x M (C[i][j] += alpha * A[i][k] * A[j][k] for j <= i): its
+ * B operand A[j][k] walks a column along the vectorized j. Prints C's checksum and two elements.
+ */
+const SYRK = `#include <stdio.h>
+static double C[N][N], A[N][M];
+__attribute__((noinline)) void kernel_syrk(double alpha, double beta, double C[N][N], double A[N][M]) {
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j <= i; j++) C[i][j] *= beta;
+    for (int k = 0; k < M; k++)
+      for (int j = 0; j <= i; j++)
+        C[i][j] += alpha * A[i][k] * A[j][k];
+  }
+}
+int main(void) {
+  for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) C[i][j] = (double)((i * j + 2) % N) / N;
+  for (int i = 0; i < N; i++) for (int k = 0; k < M; k++) A[i][k] = (double)((i * k + 1) % N) / N - 0.375;
+  kernel_syrk(1.5, 1.2, C, A);
+  double sum = 0;
+  for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) sum = sum * 1.0000001 + C[i][j];
+  printf("%.17g %.17g %.17g\\n", sum, C[N - 1][0], C[N - 1][N - 1]);
+  return 0;
+}
+`;
+
+describe('packing', () => {
+  // A triangle of partial micro-tiles and two Kc blocks of k, the last partial.
+  test('syrk 61 x 150: A[j][k] copied into a [k][j] buffer per block, the micro-kernel reads it, bit for bit clang -O3\'s output; --matmul-pack=false reads A in place', async () => {
+    const source = path.join(work, 'syrk.c');
+    fs.writeFileSync(source, SYRK);
+    const defines = ['-DN=61', '-DM=150'];
+    const bitcode = compileToIr(source, [...IR_FLAGS, ...defines]);
+    const reference = path.join(work, 'syrk-clang');
+    runOk('clang-14', ['-O3', '-march=skylake-avx512', ...defines, source, '-o', reference]);
+    const expected = runOk(reference, []).toString();
+    const packed = await optimize(bitcode, 'kernel_syrk');
+    expect(packed.schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], packed: [expect.any(String)] }] });
+    const ir = disassemble(packed.out);
+    // The buffer, 61 x 150 doubles, stored to by the copy and loaded from by the micro-kernel.
+    expect(ir).toMatch(/@tsopt\.scop\d+\.pack\.Pack_0 = internal global \[9150 x double\] zeroinitializer, align 64/);
+    const uses = ir.split('\n').filter((l) => l.includes('.pack.Pack_0') && !l.includes('internal global'));
+    expect(uses.length).toBeGreaterThanOrEqual(2);
+    expect(runOk(link(packed.out, 'syrk-packed'), []).toString()).toBe(expected);
+    const inPlace = await optimize(bitcode, 'kernel_syrk', ['--matmul-pack=false']);
+    expect(inPlace.schedules[0]).toMatchObject({ taken: true, matmul: [{ packed: [] }] });
+    expect(disassemble(inPlace.out)).not.toContain('.pack.');
+    expect(runOk(link(inPlace.out, 'syrk-in-place'), []).toString()).toBe(expected);
   }, 240_000);
 });
