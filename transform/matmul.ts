@@ -152,7 +152,7 @@ export function matmulRoles(model: ScopModel, st: ScopStatementModel): MatmulRol
  * BLIS's sizes from the vector registers and the caches. The micro-kernel holds Mr x Nr/lanes
  * accumulators, Nr/lanes vectors of B and one broadcast of A in the target's vector registers
  * (32 with AVX-512, else 16): Nr = 3 vectors and Mr = 8 with AVX-512 (24 + 3 + 1 of 32), Nr = 2
- * vectors and Mr = 6 else (12 + 2 + 1 of 16). The operands are not packed, so B's micro-panel
+ * vectors and Mr = 6 else (12 + 2 + 1 of 16). B is read in place or from a [k][j] buffer, so its micro-panel
  * (Kc x Nr, rows far apart) stays in L1 while the ir loop walks all of A's block: Kc fills 3/4 of
  * L1 with it; A's block, Mc x Kc, fills L2 (gemm LARGE, 2026-11-26, load ~25: Kc, Mc = 128, 1024
  * 0.39 s; 64, 1024 0.45 s; 64, 256 0.72 s; 256, 128 0.68 s); Nc, B's block in L3, a fixed
