@@ -48,8 +48,12 @@ export interface StatementScalars {
   readonly reads: ReadonlyMap<Value, Instruction>;
   /** After the statement: store (the copy of) `value` to `slot`. */
   readonly writes: readonly { readonly slot: Instruction; readonly value: Value }[];
-  /** Before the statement's instructions: values that stand for scalars (DeLICM's mapped reads, codegen/mapped-accesses.ts). */
-  readonly atStart?: (b: IrBuilder) => ReadonlyMap<Value, Value>;
+  /**
+   * Before the statement's instructions: values that stand for scalars (DeLICM's mapped reads,
+   * codegen/mapped-accesses.ts), given the copy's value of an original value (an address the
+   * statement computes is copied once and shared with the instructions copied after).
+   */
+  readonly atStart?: (b: IrBuilder, valueOf: (v: Value) => Value) => ReadonlyMap<Value, Value>;
   /** After the slot writes, given the copy's value of an original value (DeLICM's mapped writes). */
   readonly atEnd?: (b: IrBuilder, valueOf: (v: Value) => Value) => void;
 }
@@ -126,7 +130,7 @@ export function copyStatement(
     return c;
   };
 
-  for (const [original, value] of scalars.atStart?.(b) ?? []) map.set(original, value);
+  for (const [original, value] of scalars.atStart?.(b, newValue) ?? []) map.set(original, value);
   // Program order, loads included: a load must not move past a store of the same statement.
   for (const inst of block.instructions) {
     if (inst.opcode === 'phi' || inst.opcode === 'br' || inst.opcode === 'switch' || map.has(inst)) continue;

@@ -8,7 +8,11 @@
 // The element is computed from the relation: isl gives each subscript as an AST expression
 // over the statement's counters and the parameters (`planMappedAccesses`, run under the
 // caller's isl scope and quota), and the address is the array's base plus the linearized
-// subscripts, as the run-time check computes it.
+// subscripts, as the run-time check computes it. A mapped read of the element the statement
+// itself stores to (the accumulator of a reduction: C[i][j] in C[i][j] += A[i][k] * B[k][j]
+// over DeLICM's model of -O3's register sum) loads through the copy of that store's address
+// instead: one pointer for both, which alias analysis sees as the same element, so LICM keeps
+// the element in a register across the loop around them (the matmul path's micro-kernel).
 import { AstBuild, readAstExpr, type AstExprTree } from 'isl-wasm';
 import {
   IrBuilder, pointerTo, typesEqual, type BasicBlock, type Instruction, type PointerType, type Type, type Value,
@@ -25,6 +29,8 @@ export interface MappedAccessPlan {
   readonly subscripts: readonly AstExprTree[];
   /** For a partial write: the statement instances that store (undefined: all of them). */
   readonly condition: AstExprTree | undefined;
+  /** For a read: the pointer operand of the statement's own store to the same element, when it has one (load through its copy). */
+  readonly storedAt: Value | undefined;
 }
 
 /** The AST name of the statement's k-th counter in the plans' expressions (no parameter is named so). */
@@ -66,10 +72,30 @@ export function planMappedAccesses(model: ScopModel): Map<ScopStatementModel, Ma
         if (access.kind === 'read') throw new UnsupportedCodeError(`the mapped read of ${access.array.name} has no element in some instances`);
         condition = readAstExpr(build.exprFromSet(covered));
       }
-      return { access, subscripts, condition };
+      return { access, subscripts, condition, storedAt: access.kind === 'read' ? ownStoreAddress(st, access) : undefined };
     }));
   }
   return plans;
+}
+
+/**
+ * The pointer operand of `st`'s own store (a plain array write, in its block) to the element of
+ * the mapped read `read` in every instance, if its address is pure arithmetic (copying it
+ * before the statement's instructions then changes nothing).
+ */
+function ownStoreAddress(st: ScopStatementModel, read: ScopAccess): Value | undefined {
+  const element = read.relation.intersectDomain(st.domain);
+  const store = st.accesses.find((a) => a.kind === 'write' && a.certainty === 'must' && !isMappedAccess(a) && a.array === read.array
+    && a.instruction?.opcode === 'store' && a.instruction.parent === st.block && a.relation.intersectDomain(st.domain).isEqual(element));
+  const pointer = store?.instruction?.operands[1];
+  return pointer !== undefined && pureAddress(pointer, st.block) ? pointer : undefined;
+}
+
+/** Whether `v`'s operand tree inside `block` is arithmetic only (no load, call or PHI of the block). */
+function pureAddress(v: Value, block: BasicBlock): boolean {
+  if (v.kind !== 'instruction' || v.parent !== block) return true;
+  if (!['getelementptr', 'bitcast', 'add', 'sub', 'mul', 'shl', 'sext', 'zext', 'trunc', 'or'].includes(v.opcode)) return false;
+  return v.operands.every((op) => pureAddress(op, block));
 }
 
 /** What emitting a statement's mapped accesses needs from the code generator. */
@@ -85,14 +111,17 @@ export interface MappedAccessContext {
   readonly regionBlocks: ReadonlySet<BasicBlock>;
 }
 
+/** `pointer` as a pointer to `type`. */
+function typedPointer(b: IrBuilder, pointer: Value, type: Type): Value {
+  const p = pointer.type as PointerType;
+  return p.pointee !== undefined && typesEqual(p.pointee, type) ? pointer : b.bitcast(pointer, pointerTo(type, p.addrSpace));
+}
+
 /** The address of the element `subscripts` (i64) of `array`, as a pointer to `type`. */
-function elementAddress(b: IrBuilder, array: ScopArray, type: Type, subscripts: readonly Value[], sizes: readonly Value[]): Value {
+export function elementAddress(b: IrBuilder, array: ScopArray, type: Type, subscripts: readonly Value[], sizes: readonly Value[]): Value {
   let linear = subscripts[0]!;
   for (let k = 1; k < subscripts.length; k++) linear = b.add(b.mul(linear, sizes[k - 1]!), subscripts[k]!);
-  const base = array.value;
-  const pointer = base.type as PointerType;
-  const typed = pointer.pointee !== undefined && typesEqual(pointer.pointee, type) ? base : b.bitcast(base, pointerTo(type, pointer.addrSpace));
-  return b.gep(type, typed, [linear]);
+  return b.gep(type, typedPointer(b, array.value, type), [linear]);
 }
 
 /**
@@ -101,7 +130,7 @@ function elementAddress(b: IrBuilder, array: ScopArray, type: Type, subscripts: 
  * `atEnd` stores the mapped writes (values through `valueOf`, the copy's values).
  */
 export function mappedAccessHooks(plans: readonly MappedAccessPlan[], args: readonly Value[], cx: MappedAccessContext): {
-  atStart(b: IrBuilder): Map<Value, Value>;
+  atStart(b: IrBuilder, valueOf: (v: Value) => Value): Map<Value, Value>;
   atEnd(b: IrBuilder, valueOf: (v: Value) => Value): void;
 } {
   const lookup = (name: string): Value => {
@@ -117,12 +146,12 @@ export function mappedAccessHooks(plans: readonly MappedAccessPlan[], args: read
     return elementAddress(b, array, type, plan.subscripts.map((s) => e.value(s)), cx.sizes(array));
   };
   return {
-    atStart(b) {
+    atStart(b, valueOf) {
       const loaded = new Map<Value, Value>();
       for (const plan of plans) {
         if (plan.access.kind !== 'read') continue;
         const scalar = plan.access.scalar!.value;
-        const load = b.load(scalar.type, address(b, plan, scalar.type));
+        const load = b.load(scalar.type, plan.storedAt ? typedPointer(b, valueOf(plan.storedAt), scalar.type) : address(b, plan, scalar.type));
         cx.decorate(load, plan.access.array);
         loaded.set(scalar, load);
       }

@@ -33,6 +33,7 @@ import type { RtcStats } from './check-stats';
 import { checkOperandsDominate } from './dominance';
 import { hoistLiveOuts, mergeLiveOuts, planLiveOuts, type LiveOuts } from './live-outs';
 import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './mapped-accesses';
+import { packingCodegen, planPacking, type PackingPlan } from './packing';
 import { fastPathName, MetadataTable } from './metadata';
 import { outerIterations } from './outer-iteration';
 import { domainExtents, parallelCandidates, parallelCodegen } from './parallel-loop';
@@ -157,6 +158,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
   let rolled: RerolledLoop[];
   let extents: Map<string, AstExprTree[]>;
+  let packing: PackingPlan[] = [];
   // Column walks: the outer loop innermost (transform/interchange.ts), the cached plan, made under a
   // quota of its own (isl failing there keeps the original order); isl's scheduler and tiling
   // (transform/schedule-optimizer.ts): a tree kept until the AST is built.
@@ -182,6 +184,8 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         if (optimized && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
         const build = AstBuild.fromContext(model.context);
         const tree = readAstNode(optimized && rerolls.length === 0 ? build.nodeFromSchedule(optimized) : build.nodeFromScheduleMap(schedule));
+        // The matmul path's copy statements (codegen/packing.ts), in the optimizer's tree only.
+        packing = optimized && rerolls.length === 0 ? planPacking(model, decision?.matmul.flatMap((m) => m.packing) ?? []) : [];
         return [p, tree, plans, rerolls, o.parallel ? domainExtents(model) : new Map<string, AstExprTree[]>()] as const;
       }),
     );
@@ -260,7 +264,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     };
     // Parameters for the fast path are computed in the check block (it dominates the fast path).
     for (const p of model.parameters) lookup64(p.name);
-    const mappedSizes = mappedArraySizes(mapped, (size) => b.trunc(sizeValue(size, inCheck, b), intType(64)));
+    const mappedSizes = mappedArraySizes([...[...mapped.values()].flat().map((p) => p.access.array), ...packing.map((p) => p.access.array)], (size) => b.trunc(sizeValue(size, inCheck, b), intType(64)));
 
     // The fast path.
     const md = new MetadataTable(module);
@@ -284,6 +288,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
       else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
     };
+    const packs = packingCodegen(module, `${prefix}.pack`, packing, { parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess });
     const fb = new IrBuilder(fastEntry);
     // With the optimizer's tree, its marks say which loops may run on threads (never a tile's point loops).
     const threadable = scheduled ? markedParallelLoops(ast, threadableMarks) : parallel;
@@ -293,6 +298,8 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       parallel: par.hook,
       parameter: lookup64,
       statement: (name, args, builder, enclosing) => {
+        enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
+        if (packs.copy(name, args, builder)) return;
         const roll = rolledByName.get(name);
         // A rolled statement runs the remainder's body (named after the unrolled loop when the remainder is a block).
         const st = roll?.remainder ?? byName.get(name);
@@ -300,10 +307,12 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         // A rolled statement's last counter is the index from the loop's start, not the remainder's iteration.
         const counted = roll ? roll.statement.loops.slice(0, -1) : st.loops;
         const iterations = new Map<ScevLoop, Value>(counted.map((l, k) => [l.loop, args[k]!] as const));
-        enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
-        const scalars = statementScalars(st, slots, mappedAccessHooks(mapped.get(st) ?? [], args, {
+        const mappedHooks = mappedAccessHooks(mapped.get(st) ?? [], args, {
           parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess, newBlock: (n) => gen.newBlock(n), regionBlocks: region,
-        }));
+        });
+        const scalars = statementScalars(st, slots, packing.length === 0 ? mappedHooks : {
+          ...mappedHooks, atStart: (hb, valueOf) => new Map([...mappedHooks.atStart(hb, valueOf), ...packs.reads(st, args, hb)]),
+        });
         const header = roll
           ? (hb: IrBuilder) => rolledHeaderValues(roll, se, hb, args[args.length - 1]!, iterations, (v) => !(v.kind === 'instruction' && v.parent !== undefined && region.has(v.parent)))
           : undefined;
@@ -313,7 +322,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
             const array = arrayOfInst.get(original);
             if (array) decorateAccess(copy, array);
           },
-        }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb) => new Map([...(scalars.atStart?.(hb) ?? []), ...header(hb)]) } : scalars);
+        }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb, valueOf) => new Map([...(scalars.atStart?.(hb, valueOf) ?? []), ...header(hb)]) } : scalars);
       },
       loop: (loop) => {
         const g = groups.get(loop.node);
@@ -446,11 +455,10 @@ function scalarSlots(fn: IrFunction, model: ScopModel, region: ReadonlySet<Basic
   return slots;
 }
 
-/** The sizes (i64, from `size`) of the arrays some mapped access goes to. */
-function mappedArraySizes(plans: ReadonlyMap<ScopStatementModel, readonly MappedAccessPlan[]>, size: (e: ScopArray['sizes'][number]) => Value): Map<ScopArray, Value[]> {
+/** The sizes (i64, from `size`) of the arrays some mapped access or packing copy goes to. */
+function mappedArraySizes(accessed: readonly ScopArray[], size: (e: ScopArray['sizes'][number]) => Value): Map<ScopArray, Value[]> {
   const sizes = new Map<ScopArray, Value[]>();
-  for (const plan of [...plans.values()].flat()) {
-    const array = plan.access.array;
+  for (const array of accessed) {
     if (!sizes.has(array)) sizes.set(array, array.sizes.map(size));
   }
   return sizes;

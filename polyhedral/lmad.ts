@@ -10,8 +10,7 @@
 // stride 0 and span 0. Every access of the SCoP to the array is coalesced into one
 // descriptor: isl's stride is that of the union of the accessed elements (A[4i] and A[4i+2]
 // give 2), and where the union has no common stride it is 1, which is the range.
-import type { Set as IslSet } from 'isl-wasm';
-import { DimType, valToBigInt } from 'isl-wasm';
+import { DimType, Set as IslSet, valToBigInt } from 'isl-wasm';
 import { ScevKind } from '../analysis/scev';
 import { isPolynomial, type IndexExpression } from './affine';
 import type { ScopArray, ScopModel } from './model';
@@ -64,12 +63,33 @@ export function lmadOf(array: ScopArray, touched: IslSet, options: { spans?: boo
     const span = options.spans ? alone.dimMax(0).sub(alone.dimMin(0)).gistParams(touched.params()).coalesce().toStr().replace(/^\[[^\]]*\] -> /, '') : undefined;
     // On the projection: in { [i, j] : j - i even } j alone takes every value, though isl
     // gives j of the whole set stride 2 with an offset of i.
-    const stride = fixed ? 0n : valToBigInt(alone.getStride(0));
+    const stride = fixed ? 0n : strideOf(alone);
     const inner: number[] = [];
     for (let l = k; l < array.sizes.length; l++) inner.push(l);
     dimensions.push({ stride, span, inner });
   }
   return { array, dimensions };
+}
+
+/** Above this many pieces, `strideOf` does not ask isl for the stride of the whole union. */
+const STRIDE_PIECES = 16;
+
+/**
+ * A stride of the one-dimensional `alone`: every element is a multiple of it away from any
+ * other. isl's stride of a union of many pieces (a fully unrolled loop has one per copy) costs
+ * far more time than the check's quota bounds (isl counts few of its operations). Above
+ * STRIDE_PIECES pieces it is the gcd of each piece's stride and the distances from one piece's
+ * sample to the others' when the set has no parameters (those samples are its elements), else
+ * 1; either divides the set's stride, so the interleaving test built on it stays sound, only
+ * less often applicable.
+ */
+function strideOf(alone: IslSet): bigint {
+  if (alone.nBasicSet() <= STRIDE_PIECES) return valToBigInt(alone.getStride(0));
+  if (alone.dim(DimType.param) > 0) return 1n;
+  const pieces = alone.getBasicSetList().toArray().map((b) => IslSet.fromBasicSet(b));
+  const at = (piece: IslSet): bigint => valToBigInt(piece.samplePoint().getMultiVal().getAt(0));
+  const first = at(pieces[0]!);
+  return pieces.reduce((g, piece) => gcd(gcd(g, valToBigInt(piece.getStride(0))), at(piece) - first), 0n) || 1n;
 }
 
 /** A size known at compile time (undefined: it depends on parameters). */

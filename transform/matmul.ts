@@ -15,9 +15,12 @@
 // level is a tiling or a permutation of one permutable band, which keeps every dependence's
 // order (the band's members have non-negative distances), so results stay bit for bit.
 //
-// A and B are not packed into contiguous buffers (BLIS and Polly's MatmulOptimizer do): the
-// report says `packed: []`.
-import { AstLoopType, DimType, MultiUnionPwAff, Schedule, type ScheduleNode, UnionMap, type UnionSet } from 'isl-wasm';
+// An operand read across rows along j (syrk's and syr2k's A[j][k]: a column walk under the
+// vectorized j) is packed: before each Mc loop (per Nc x Kc block of jc and kc) an extension
+// statement copies the block's elements into a buffer laid out [k][j] (codegen/packing.ts),
+// and the micro-kernel reads the buffer, stride 1 along j. Packing only copies values the SCoP
+// never writes, so results stay bit for bit. Operands already stride 1 along j are read in place.
+import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, type UnionSet } from 'isl-wasm';
 import { stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
@@ -56,8 +59,51 @@ export interface MatmulInfo {
   /** The loop dimensions of the statement (0 outermost) that play i, j and k. */
   readonly roles: MatmulRoles;
   readonly sizes: MatmulSizes;
-  /** Operands copied into contiguous buffers: none (not built yet). */
+  /** Operands copied into contiguous buffers (the arrays' names). */
   readonly packed: readonly string[];
+  /** The packed reads, for the code generator. */
+  readonly packing: readonly PackedOperand[];
+}
+
+/** One packed read of a matmul statement: the copy statement the tree adds, and what it copies. */
+export interface PackedOperand {
+  /** The copy statement's tuple name in the schedule tree: Pack_<n>[j, k]. */
+  readonly pack: string;
+  /** The matmul statement's tuple name. */
+  readonly statement: string;
+  /** Index of the packed read in the statement's `accesses`. */
+  readonly access: number;
+  readonly roles: MatmulRoles;
+  /** The statement's j and k ranges (constants: the path takes constant sizes only). */
+  readonly jMin: number;
+  readonly jMax: number;
+  readonly kMin: number;
+  readonly kMax: number;
+}
+
+/**
+ * The reads of `st` worth packing: B-like (invariant along i, moving along j and k) and not
+ * stride 1 along j, of an array `st` does not write, loaded in the statement's own block,
+ * over constant j and k ranges. `first`: the number to name the first copy statement by.
+ */
+export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, first: number): PackedOperand[] {
+  // Only st runs below its band, where the copies are: an array st does not write keeps its values from the copy to the reads.
+  const written = new Set(st.accesses.filter((a) => a.kind === 'write').map((a) => a.array));
+  const domain = st.domain.intersectParams(model.context);
+  const bound = (dim: number, max: boolean): number | undefined => {
+    const v = max ? domain.dimMaxVal(dim) : domain.dimMinVal(dim);
+    return v.isInt() ? v.getNumSi() : undefined;
+  };
+  const [jMin, jMax, kMin, kMax] = [bound(roles.j, false), bound(roles.j, true), bound(roles.k, false), bound(roles.k, true)];
+  if (jMin === undefined || jMax === undefined || kMin === undefined || kMax === undefined) return [];
+  const out: PackedOperand[] = [];
+  st.accesses.forEach((a, n) => {
+    if (a.kind !== 'read' || a.array.kind !== 'array' || a.scalar !== undefined || written.has(a.array)) return;
+    if (a.instruction?.opcode !== 'load' || a.instruction.parent !== st.block) return;
+    if (stride(model, st, a, roles.i) !== 'invariant' || stride(model, st, a, roles.j) === 'unit') return;
+    out.push({ pack: `Pack_${first + out.length}`, statement: st.name, access: n, roles, jMin, jMax, kMin, kMax });
+  });
+  return out;
 }
 
 /**
@@ -106,7 +152,7 @@ export function matmulRoles(model: ScopModel, st: ScopStatementModel): MatmulRol
  * BLIS's sizes from the vector registers and the caches. The micro-kernel holds Mr x Nr/lanes
  * accumulators, Nr/lanes vectors of B and one broadcast of A in the target's vector registers
  * (32 with AVX-512, else 16): Nr = 3 vectors and Mr = 8 with AVX-512 (24 + 3 + 1 of 32), Nr = 2
- * vectors and Mr = 6 else (12 + 2 + 1 of 16). The operands are not packed, so B's micro-panel
+ * vectors and Mr = 6 else (12 + 2 + 1 of 16). B is read in place or from a [k][j] buffer, so its micro-panel
  * (Kc x Nr, rows far apart) stays in L1 while the ir loop walks all of A's block: Kc fills 3/4 of
  * L1 with it; A's block, Mc x Kc, fills L2 (gemm LARGE, 2026-11-26, load ~25: Kc, Mc = 128, 1024
  * 0.39 s; 64, 1024 0.45 s; 64, 256 0.72 s; 256, 128 0.68 s); Nc, B's block in L3, a fixed
@@ -153,7 +199,7 @@ export type MarkMembers = (node: ScheduleNode, marks: readonly string[]) => Sche
  */
 export function insertMatmulBands(
   model: ScopModel, at: ScheduleNode, mupa: MultiUnionPwAff, along: readonly number[], roles: MatmulRoles, sizes: MatmulSizes,
-  markOf: (member: number | readonly number[], level: 'tile' | 'point') => string, split: MarkMembers,
+  markOf: (member: number | readonly number[], level: 'tile' | 'point') => string, split: MarkMembers, packing: readonly PackedOperand[] = [],
 ): ScheduleNode {
   const ctx = model.ctx;
   const domain = mupa.domain();
@@ -165,6 +211,8 @@ export function insertMatmulBands(
   const micro = tiled(model, domain, permuted(blocks.point, [0, 2, 1]), [sizes.nr, sizes.mr, sizes.kc]);
   let node = at.insertPartialSchedule(blocks.tile).bandSetPermutable(1);
   node = split(node, [markOf(mj, 'tile'), markOf(mk, 'tile'), markOf(mi, 'tile')]);
+  // The copy statements before ic's mark: per jc, kc block, the block's elements they read.
+  for (const p of packing) node = packBefore(model, node.parent().parent(), p).child(0).child(0);
   // jr, ir (and k's single tile) as one band, so that isolating the full micro-tiles there
   // generates the micro-kernel below knowing it runs Mr x Nr points.
   node = node.insertPartialSchedule(micro.tile).bandSetPermutable(1);
@@ -178,6 +226,19 @@ export function insertMatmulBands(
   node = node.insertMark(ctx.id(markOf(mi, 'point'))).child(0).insertPartialSchedule(point(1));
   node = node.bandMemberSetAstLoopType(0, AstLoopType.unroll).child(0);
   return node.insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
+}
+
+/**
+ * Grafts before `at` the copy statement of `p`: { [prefix] -> Pack[j, k] } for the j, k the
+ * statement's instances under each prefix read (isl scans Pack's j, k in order, k innermost
+ * along the packed row). Returns the node at `at`'s place.
+ */
+function packBefore(model: ScopModel, at: ScheduleNode, p: PackedOperand): ScheduleNode {
+  const st = model.statements.find((s) => s.name === p.statement)!;
+  const xs = st.loops.map((_, k) => `x${k}`);
+  const toPack = model.ctx.unionMap(`{ ${st.name}[${xs.join(', ')}] -> ${p.pack}[x${p.roles.j}, x${p.roles.k}] }`);
+  const extension = at.getPrefixScheduleUnionMap().intersectDomain(st.domain.toUnionSet()).reverse().applyRange(toPack).coalesce();
+  return at.graftBefore(ScheduleNode.fromExtension(extension));
 }
 
 /**

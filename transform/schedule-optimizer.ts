@@ -33,7 +33,7 @@ import { stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { columnWalkTileSizes } from './column-walk-tiles';
 import { tileSizes, type CacheSizes } from './tile-sizes';
-import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, type MatmulInfo } from './matmul';
+import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, packedOperands, type MatmulInfo } from './matmul';
 import type { Plan } from './schedule-plan';
 import type { TimeTiled } from './time-tiling';
 
@@ -49,6 +49,8 @@ export interface ScheduleOptions {
   readonly registerTile: boolean;
   /** --matmul: matrix-multiplication statements get BLIS's loops (transform/matmul.ts) instead of the generic tiling. */
   readonly matmul: boolean;
+  /** --matmul-pack: the matmul path packs operands read across rows along j (transform/matmul.ts). */
+  readonly pack: boolean;
 }
 
 /** One tiled band: its members' sizes and why. */
@@ -343,13 +345,13 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
   const grow = (at: ScheduleNode, p: Plan): ScheduleNode => {
     if (p.kind === 'leaf') return at;
     if (p.kind === 'band') {
-      const mm = o.matmul && p.permutable ? matmulBand(model, p.mupa, o) : undefined;
+      const mm = o.matmul && p.permutable ? matmulBand(model, p.mupa, o, matmul.reduce((n, m) => n + m.packing.length, 0)) : undefined;
       if (mm) {
         const markOf = (m: number | readonly number[], level: 'tile' | 'point'): string =>
           ([m].flat().every((x) => p.coincident[x]) ? (level === 'tile' ? parallelTileMark : parallelPointMark) : sequentialMark);
         matmul.push(mm.info);
         tiled.push({ statements: [mm.info.statement], sizes: [mm.info.sizes.nc, mm.info.sizes.kc, mm.info.sizes.mc], why: `matrix multiplication: ${mm.info.sizes.why}` });
-        return grow(insertMatmulBands(model, at, p.mupa, mm.along, mm.info.roles, mm.info.sizes, markOf, splitMarked), p.child);
+        return grow(insertMatmulBands(model, at, p.mupa, mm.along, mm.info.roles, mm.info.sizes, markOf, splitMarked, mm.info.packing), p.child);
       }
       let node = at.insertPartialSchedule(p.mupa).bandSetPermutable(p.permutable ? 1 : 0);
       p.coincident.forEach((c, k) => {
@@ -473,7 +475,7 @@ function jammed(model: ScopModel, statements: readonly ScopStatementModel[], mup
 }
 
 /** The matmul path for a permutable band: its one statement is a matrix multiplication (transform/matmul.ts) and the band's three members run its three loops. */
-function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions): { info: MatmulInfo; along: number[] } | undefined {
+function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions, packs: number): { info: MatmulInfo; along: number[] } | undefined {
   if (mupa.size() !== 3 || matmulRefused(model) !== undefined) return undefined;
   const statements = model.statements.filter((s) => !mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
   if (statements.length !== 1) return undefined;
@@ -483,7 +485,9 @@ function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions)
   const roles = matmulRoles(model, st);
   if (!roles) return undefined;
   const elementBytes = Math.max(1, ...st.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array.elementBytes));
-  return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes), packed: [] }, along };
+  const packing = o.pack ? packedOperands(model, st, roles, packs) : [];
+  const packed = packing.map((p) => st.accesses[p.access]!.array.name);
+  return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes), packed, packing }, along };
 }
 
 function bandTileSizes(model: ScopModel, statements: readonly ScopStatementModel[], members: number, o: ScheduleOptions, mupa: MultiUnionPwAff): { sizes: number[]; why: string } {
