@@ -3,7 +3,7 @@
 //
 //   clang-14 <user flags> -emit-llvm -c -fno-vectorize -fno-slp-vectorize <DEFER_UNROLLING> src -o a.bc
 //   tsopt a.bc -o b.bc [--post-pipeline=… | --no-post] $TSOPT_FLAGS   (opt-14's vectorizers run here)
-//   clang-14 <user codegen flags> -Xclang -disable-llvm-passes -c|-S -x ir b.bc -o out
+//   clang-14 <user codegen flags> <loop alignment> -Xclang -disable-llvm-passes -c|-S -x ir b.bc -o out
 //
 // The last step is clang rather than llc-14 so that the driver's defaults for this system stay
 // exactly clang's (PIE on Debian, -march=native's CPU and features, -mcmodel, -ffunction-sections,
@@ -21,6 +21,7 @@ import { expandResponseFiles } from './response-files';
 import { checkTsoptFlags, splitTsoptFlags, tsccHelp, tsccVersion } from './tscc-env';
 import { codegenFlags, compileFlags, parseCommand, ParsedCommand, SourceInput } from './tscc-args';
 import { takeProfileFlags } from './tscc-profile';
+import { loopAlignFlags } from './tscc-loop-align';
 import { isLoopFree, postPipelineOf, postPipelineOnly } from './tscc-fast-path';
 import { StageClock, TSOPT_STAGE_FLAGS } from './tscc-stages';
 import { startupCpuMs } from './cpu-clock';
@@ -195,7 +196,7 @@ function compileSource(
   }
 
   const back = env.clock.time('back end (clang-14)', () => exec(env.driver, [
-    ...codegenFlags(flags), '-Qunused-arguments', '-Xclang', '-disable-llvm-passes',
+    ...codegenFlags(flags), ...loopAlignFlags(cmd, flags), '-Qunused-arguments', '-Xclang', '-disable-llvm-passes',
     assembly ? '-S' : '-c', '-x', 'ir', backInput, '-o', output,
   ], undefined, true));
   if (back.status !== 0) {

@@ -28,9 +28,11 @@ function throughTsopt(name: string, file: string, march = 'native'): { exe: stri
 }
 
 const kernels = listKernels('tsvc');
+/** Kernels with no SCoP: s277's guards are data, so tsopt must leave the loop to clang (test/tscc/loop-align.test.ts). */
+const NO_SCOP = new Set(['tsvc-guard']);
 
 test('there are kernels of every shape issue 24 lists', () => {
-  expect(kernels.map((k) => k.name).sort()).toEqual(['tsvc-reorder', 'tsvc-scalar-temp', 'tsvc-stride2', 'tsvc-wraparound']);
+  expect(kernels.map((k) => k.name).sort()).toEqual(['tsvc-guard', 'tsvc-reorder', 'tsvc-scalar-temp', 'tsvc-stride2', 'tsvc-wraparound']);
 });
 
 describe.each(kernels.map((k) => [k.name, k] as const))('%s', (name, k) => {
@@ -40,6 +42,10 @@ describe.each(kernels.map((k) => [k.name, k] as const))('%s', (name, k) => {
     for (const args of [k.args, k.altArgs]) expect(runKernel(exe, args)).toBe(runKernel(reference, args));
     const scops = report.functions.flatMap((f) => f.scops.map((s) => ({ fn: f.name, ...s })));
     const versioned = scops.filter((s) => s.versioned === true);
+    if (NO_SCOP.has(name)) {
+      expect(scops.filter((s) => s.fn.startsWith('kernel_'))).toEqual([]);
+      return;
+    }
     expect(versioned.length).toBeGreaterThan(0);
     for (const s of versioned) {
       expect({ scop: s.location, kept: typeof s.fastPathKept, reason: typeof s.profitability }).toEqual({ scop: s.location, kept: 'boolean', reason: 'string' });
