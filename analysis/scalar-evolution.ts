@@ -80,6 +80,7 @@ export class ScalarEvolution {
   /** Loops whose trip count `recurrenceRange` is asking for (an exit test may use the value asked about). */
   private readonly exitsInProgress = new Set<Loop>();
   private readonly rank = new Map<Value, number>();
+  private readonly pointerBases = new Map<Scev, { base: ScevUnknown; offset: Scev } | null>();
 
   constructor(readonly fn: IrFunction, readonly loops: LoopInfo, readonly dt: DomTree) {
     this.names = localNames(fn);
@@ -483,8 +484,19 @@ export class ScalarEvolution {
     });
   }
 
-  /** Splits a pointer's closed form into its base (a pointer-typed unknown) and byte offset. */
+  /**
+   * Splits a pointer's closed form into its base (a pointer-typed unknown) and byte offset.
+   * Memoized: SCoP detection asks again for every access in every candidate region around it.
+   */
   pointerBase(ptr: Scev): { base: ScevUnknown; offset: Scev } | undefined {
+    const known = this.pointerBases.get(ptr);
+    if (known !== undefined) return known ?? undefined;
+    const split = this.splitPointer(ptr);
+    this.pointerBases.set(ptr, split ?? null);
+    return split;
+  }
+
+  private splitPointer(ptr: Scev): { base: ScevUnknown; offset: Scev } | undefined {
     const isPtr = (s: Scev): s is ScevUnknown => s.kind === ScevKind.Unknown && (s.value as Value).type.kind === 'ptr';
     if (isPtr(ptr)) return { base: ptr, offset: this.ctx.constant(0n, 64) };
     if (ptr.kind === ScevKind.Add) {

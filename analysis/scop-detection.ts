@@ -11,7 +11,7 @@
 // The function's entry block is never part of a SCoP (as in Polly: code
 // generation needs a block before the SCoP to branch from).
 import {
-  type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
+  type BasicBlock, type Instruction, type IrFunction, type Module, type Type, type Value,
   InstFlag, constantsEqual, successors, terminator, calledFunction, debugLocationString, resolveMetadata, callAttributes, callArgs,
 } from '../ir';
 import type { AnalysisKey, FunctionAnalysisManager } from './analysis-manager';
@@ -63,6 +63,23 @@ export interface ScopDetectionOptions {
   readonly memset?: boolean;
 }
 
+/** Subscripts and inner sizes of a GEP over constant-size arrays. */
+interface GepDimensions {
+  readonly subscripts: Scev[];
+  readonly sizes: Scev[];
+}
+
+/** A load's or store's pointer split into base and offset; `dims` (null: none) filled in once asked for. */
+interface AccessShape {
+  readonly pointer: Value;
+  readonly elementType: Type;
+  readonly split: { readonly base: ScevUnknown; readonly offset: Scev };
+  readonly base: Value;
+  dims?: GepDimensions | null;
+  /** Blocks defining the base and the offset's values (`accessDefinitions`), once asked for. */
+  definitions?: readonly BasicBlock[];
+}
+
 class Detector {
   private readonly dt: DomTree;
   private readonly pdt: DomTree;
@@ -70,6 +87,8 @@ class Detector {
   private readonly se: ScalarEvolution;
   private readonly module: Module;
   private readonly errors: ErrorBlocks;
+  private readonly shapes = new Map<Instruction, AccessShape | { cause: RejectionCause; detail: string }>();
+  private readonly blockAccesses = new Map<BasicBlock, readonly Instruction[]>();
 
   constructor(private readonly fn: IrFunction, am: FunctionAnalysisManager, private readonly options: ScopDetectionOptions = {}) {
     this.dt = am.get(dominatorTreeAnalysis, fn);
@@ -109,7 +128,7 @@ class Detector {
       for (const exit of exits.reverse()) {
         const r = this.regionOf(entry, exit, poison);
         if (!r || r.loops.length === 0 || r.blocks.some((b) => taken.has(b))) continue;
-        if (issuesOf(r).length > 0) continue;
+        if (this.accessRejects(r) || issuesOf(r).length > 0) continue;
         accepted.push(r);
         for (const b of r.blocks) taken.add(b);
         break;
@@ -412,29 +431,89 @@ class Detector {
 
   /** The base pointer and offset of a load or store, or why it is not an array access. */
   private analyzeAccess(r: Region, i: Instruction): ScopMemoryAccess | { cause: RejectionCause; detail: string } {
-    const pointer = i.opcode === 'load' ? i.operands[0]! : i.operands[1]!;
-    const elementType = i.opcode === 'load' ? i.type : i.operands[0]!.type;
-    const ptr = this.se.getScev(pointer);
-    const split = this.se.pointerBase(ptr);
-    if (!split) return { cause: 'non-affine-access', detail: `no base pointer for ${describe(ptr)}` };
-    const base = split.base.value as Value;
+    const access = this.accessShape(i);
+    if ('cause' in access) return access;
+    const { split, base } = access;
     if (base.kind === 'instruction' && r.blockSet.has(base.parent!)) {
       return { cause: 'non-affine-access', detail: `base pointer ${this.se.nameOf(base)} is computed in the region` };
     }
     const form = this.formOf(r, split.offset);
     if (form === 'non-affine') return { cause: 'non-affine-access', detail: `offset ${describe(split.offset)} from ${this.se.nameOf(base)}` };
-    const dims = this.gepDimensions(pointer, base);
+    if (access.dims === undefined) access.dims = this.gepDimensions(access.pointer, base) ?? null;
+    const dims = access.dims ?? undefined;
     return {
       instruction: i,
       kind: i.opcode === 'load' ? 'read' : 'write',
       base,
       baseName: this.se.nameOf(base),
-      elementBytes: allocSize(elementType),
+      elementBytes: allocSize(access.elementType),
       offset: split.offset,
       subscripts: dims?.subscripts,
       dimensionSizes: dims?.sizes,
       form,
     };
+  }
+
+  /**
+   * True when some load or store of `r` has its base pointer or a value of its offset computed
+   * in `r`: `analyzeAccess` would reject it (and `check` the region), known without the
+   * region's other checks. Larger regions around code that is not a SCoP mostly fail this way,
+   * and the search tries every region of an entry, largest first.
+   */
+  private accessRejects(r: Region): boolean {
+    for (const b of r.blocks) {
+      for (const i of this.memoryAccessesOf(b)) {
+        const defs = this.accessDefinitions(i);
+        if (defs === 'no base' || defs.some((d) => r.blockSet.has(d))) return true;
+      }
+    }
+    return false;
+  }
+
+  /** The loads and stores of `b`, once per block. */
+  private memoryAccessesOf(b: BasicBlock): readonly Instruction[] {
+    let found = this.blockAccesses.get(b);
+    if (!found) {
+      found = b.instructions.filter((i) => i.opcode === 'load' || i.opcode === 'store');
+      this.blockAccesses.set(b, found);
+    }
+    return found;
+  }
+
+  /** The blocks defining the base pointer and the values of the offset of a load or store (`no base`: it has none). */
+  private accessDefinitions(i: Instruction): readonly BasicBlock[] | 'no base' {
+    const shape = this.accessShape(i);
+    if ('cause' in shape) return 'no base';
+    if (shape.definitions === undefined) {
+      const defs = new Set<BasicBlock>();
+      if (shape.base.kind === 'instruction') defs.add(shape.base.parent!);
+      for (const e of subExpressions(shape.split.offset)) {
+        if (e.kind !== ScevKind.Unknown) continue;
+        const v = e.value as Value;
+        if (v.kind === 'instruction') defs.add(v.parent!);
+      }
+      shape.definitions = [...defs];
+    }
+    return shape.definitions;
+  }
+
+  /**
+   * What a load or store accesses whatever the region: its pointer's base and byte offset (or
+   * why it has none). Computed once per instruction: detection checks it in every candidate
+   * region around it, largest first.
+   */
+  private accessShape(i: Instruction): AccessShape | { cause: RejectionCause; detail: string } {
+    const known = this.shapes.get(i);
+    if (known) return known;
+    const pointer = i.opcode === 'load' ? i.operands[0]! : i.operands[1]!;
+    const elementType = i.opcode === 'load' ? i.type : i.operands[0]!.type;
+    const ptr = this.se.getScev(pointer);
+    const split = this.se.pointerBase(ptr);
+    const shape = split
+      ? { pointer, elementType, split, base: split.base.value as Value }
+      : { cause: 'non-affine-access' as const, detail: `no base pointer for ${describe(ptr)}` };
+    this.shapes.set(i, shape);
+    return shape;
   }
 
   /**
@@ -473,7 +552,7 @@ class Detector {
   }
 
   /** Subscripts from a GEP over constant-size arrays (`[100 x [200 x double]]`) straight on the base. */
-  private gepDimensions(pointer: Value, base: Value): { subscripts: Scev[]; sizes: Scev[] } | undefined {
+  private gepDimensions(pointer: Value, base: Value): GepDimensions | undefined {
     let gep: Value = pointer;
     while (gep.kind === 'instruction' && gep.opcode === 'bitcast') gep = gep.operands[0]!;
     if ((gep.kind !== 'instruction' && gep.kind !== 'const-expr') || gep.opcode !== 'getelementptr' || gep.operands[0] !== base) return undefined;

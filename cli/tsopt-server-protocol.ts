@@ -1,6 +1,7 @@
 // Where the tsopt compile server lives and what tscc and it say to each other (one JSON line
-// each way over a Unix socket). One server per user: its directory is private to the user
-// (created 0700, refused if someone else owns it or others may write to it).
+// each way over a Unix socket). One server per user and build of tsopt: its directory is private
+// to the user (created 0700, refused if someone else owns it or others may write to it).
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -25,10 +26,29 @@ export interface ServerReply {
   readonly serverError?: string;
 }
 
-/** The server's directory: TSCC_SERVER_DIR, else one per user under the temp directory. */
-export function serverPaths(env: NodeJS.ProcessEnv = process.env): ServerPaths {
-  const dir = env.TSCC_SERVER_DIR || path.join(os.tmpdir(), `tsopt-server-${os.userInfo().uid}`);
+/**
+ * The server's directory: TSCC_SERVER_DIR, else one per user and per build of tsopt under the
+ * temp directory. A server keeps the tsopt it loaded until it goes idle: keyed by the user alone,
+ * a server of another checkout, or of this one before `npm run build`, would answer.
+ */
+export function serverPaths(env: NodeJS.ProcessEnv = process.env, build: string = buildIdentity()): ServerPaths {
+  const dir = env.TSCC_SERVER_DIR || path.join(os.tmpdir(), `tsopt-server-${os.userInfo().uid}-${build}`);
   return { dir, socket: path.join(dir, 'server.sock'), pid: path.join(dir, 'server.pid'), cpu: path.join(dir, 'server.cpu') };
+}
+
+/**
+ * This build of tsopt: a short hash of where its compiled code is and when its entry points were
+ * last written (the build rewrites them). Unreadable files count as a build of their own.
+ */
+export function buildIdentity(distCli: string = __dirname): string {
+  const stamps = ['tsopt.js', 'tsopt-server.js', 'tsopt-server-worker.js'].map((f) => {
+    try {
+      return String(fs.statSync(path.join(distCli, f)).mtimeMs);
+    } catch {
+      return '-';
+    }
+  });
+  return createHash('sha256').update([path.resolve(distCli), ...stamps].join('\n')).digest('hex').slice(0, 12);
 }
 
 /** Creates the directory if needed; false when it is not safely ours (then no server is used). */
