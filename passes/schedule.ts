@@ -127,7 +127,7 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     tileSizes: used ? d.tiled.map((t) => t.sizes) : [],
     fused: used && d.fused,
     skewed: used && d.skewed,
-    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost } : false,
+    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront } : false,
     // false, or per statement on BLIS's path: its micro-tile and blocks, and what was packed (nothing yet)
     matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
