@@ -4,8 +4,9 @@
 // nothing (each sweep streams every array once), so the schedule is built here, the way Pluto
 // does for stencils: parallelogram tiles of a skewed band.
 //
-//   S[t, x1..xk] ──► band [t, s*t + x1 + c_S1, .., s*t + xk + c_Sk]   (members aligned innermost:
-//                        a statement with fewer space loops gets constants for the outer ones)
+//   S[t, x1..xk] ──► band [t, s*t + x1 + c_S1, .., s*t + xk + c_Sk]   (a statement with fewer
+//                        space loops: aligned with the loops it sits in, or innermost in loops of
+//                        its own, constants for the other members; memberOffsets)
 //   tree:  tile loops floor(member / size), all members          (parallelogram tiles)
 //          point loops t, x1' .. x(D-1)'                           (one tile, in time order)
 //          sequence of the statements in their original order
@@ -96,10 +97,11 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     }
     if (!shifts) return { refused: `no skew up to ${maxSkew} makes every space member non-decreasing along the dependences` };
 
+    const offsets = memberOffsets(ordered, space);
     const member = (st: ScopStatementModel, m: number): string => {
       if (m === 0) return 'i0';
       const c = shifts!.get(st)![m - 1]!;
-      const x = memberCounters(st, m, space, form).map((k) => ` + i${k}`).join('');
+      const x = memberCounters(st, m, offsets.get(st)!, form).map((k) => ` + i${k}`).join('');
       return `${skew}*i0${x} + ${c}`;
     };
     const counters = (st: ScopStatementModel): string => st.loops.map((_, k) => `i${k}`).join(', ');
@@ -225,14 +227,24 @@ type SkewForm = 'plain' | 'triangular';
 const skewForms: readonly SkewForm[] = ['plain', 'triangular'];
 
 /**
- * The counters (indices into the statement's loops) summed in space member m (1..space) of
- * `st`: its loops are aligned innermost, so a statement with fewer space loops has none in
- * the outer members.
+ * Per statement, how many space members come before its first space loop: 0 when its loops are
+ * the outer loops of a statement with every space loop (a row's statement around the innermost
+ * loop: seidel-2d's preloads of -O3), else its loops are aligned innermost (fdtd-2d's
+ * `ey[0][j]`, in a loop of its own), so a statement with fewer space loops has none in the
+ * outer members.
  */
-function memberCounters(st: ScopStatementModel, m: number, space: number, form: SkewForm): number[] {
-  const pad = space - (st.loops.length - 1);
-  const own = m > pad ? [m - pad] : [];
-  return form === 'triangular' && m - 1 > pad ? [m - 1 - pad, ...own] : own;
+function memberOffsets(statements: readonly ScopStatementModel[], space: number): Map<ScopStatementModel, number> {
+  const deepest = statements.filter((st) => st.loops.length === space + 1);
+  return new Map(statements.map((st) => {
+    const prefix = deepest.some((d) => st.loops.every((l, k) => d.loops[k] === l));
+    return [st, prefix ? 0 : space - (st.loops.length - 1)] as const;
+  }));
+}
+
+/** The counters (indices into the statement's loops) summed in space member m (1..space) of a statement with `offset` (memberOffsets). */
+function memberCounters(st: ScopStatementModel, m: number, offset: number, form: SkewForm): number[] {
+  const at = (x: number): number[] => (x - offset >= 1 && x - offset <= st.loops.length - 1 ? [x - offset] : []);
+  return form === 'triangular' && m > 1 ? [...at(m - 1), ...at(m)] : at(m);
 }
 
 /** The statements in the order they run within one iteration of the outermost loop (their 2D+1 schedules' constants). */
@@ -260,6 +272,7 @@ function inOriginalOrder(statements: readonly ScopStatementModel[]): ScopStateme
  */
 function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[], deps: UnionMap, space: number, s: number, form: SkewForm): Map<ScopStatementModel, number[]> | undefined {
   const ctx = model.ctx;
+  const offsets = memberOffsets(statements, space);
   const byName = new Map(statements.map((st) => [st.name, st] as const));
   /** Edges per member: c_to - c_from >= weight. */
   const edges: { from: ScopStatementModel; to: ScopStatementModel; weight: number }[][] = Array.from({ length: space }, () => []);
@@ -270,7 +283,7 @@ function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[]
     const a = from.loops.map((_, k) => `a${k}`);
     const b = to.loops.map((_, k) => `b${k}`);
     for (let m = 1; m <= space; m++) {
-      const term = (st: ScopStatementModel, v: string[]): string => ['0', ...memberCounters(st, m, space, form).map((k) => v[k]!)].join(' + ');
+      const term = (st: ScopStatementModel, v: string[]): string => ['0', ...memberCounters(st, m, offsets.get(st)!, form).map((k) => v[k]!)].join(' + ');
       // { [S[a] -> T[b]] -> [s (b0 - a0) + x_T - x_S] }
       const value = ctx.unionMap(`{ [${from.name}[${a.join(', ')}] -> ${to.name}[${b.join(', ')}]] -> [${s}*(b0 - a0) + ${term(to, b)} - (${term(from, a)})] }`);
       // [params] -> { [v] }: the member's distances over the dependence
