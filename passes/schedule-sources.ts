@@ -6,7 +6,8 @@
 // (DeLICM's part that is Polly's ForwardOpTree) recomputes such a value where it is read, and the
 // nest becomes one band, tiled as Polly tiles it.
 //
-// DeLICM's model is taken only when its schedule tiles more bands than the plain model's:
+// DeLICM's model is taken only when its schedule tiles more bands than the plain model's, or when
+// time tiling takes it and not the plain model (seidel-2d's PHI of the element just written):
 // elsewhere the plain model stays, since DeLICM's mappings would put -O3's register sums back into
 // memory (cli/tsopt.ts, DEFAULT_PIPELINE).
 import type { InterchangePlan } from '../transform/interchange';
@@ -14,6 +15,7 @@ import type { ScopModel } from '../polyhedral/model';
 import { delicmFor } from './delicm';
 import type { PassContext } from './pass';
 import { scheduleDecision, type ScheduleSettings } from './schedule';
+import { notAStencil, timeTile } from '../transform/time-tiling';
 
 /**
  * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
@@ -44,10 +46,33 @@ function tiledBands(model: ScopModel, plan: InterchangePlan | undefined, s: Sche
  * undefined. `planFor` gives a model's interchange plan as versioning will read it.
  */
 export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings, planFor: (model: ScopModel) => InterchangePlan | undefined): ScopModel | undefined {
+  const stencil = delicmForTimeTiling(ctx, m, s);
+  if (stencil) return stencil;
   if (!s.tile || m.budget.exhaustedBy || !hoistedOutOfLoops(m)) return undefined;
   const r = delicmFor(ctx, m);
   if (r.unchanged !== undefined || r.counters.forwards === 0) return undefined;
   const after = tiledBands(r.model, planFor(r.model), s);
   if (after === 0 || after <= tiledBands(m, planFor(m), s)) return undefined;
   return r.model;
+}
+
+/**
+ * DeLICM's model of a stencil `m` when time tiling takes it and not `m`: seidel-2d's in-place
+ * update, where -O3 carries the element just written to the next iteration in a PHI, whose
+ * scalar dependences tie every point to the one before it; mapped back to the array element, it
+ * leaves the array's own dependences, which a skew orders. Else undefined.
+ */
+function delicmForTimeTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings): ScopModel | undefined {
+  if (!s.timeTile || m.budget.exhaustedBy || notAStencil(m) !== undefined) return undefined;
+  if (!m.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'))) return undefined;
+  const timeTiled = (model: ScopModel): boolean => model.ctx.scope(() => {
+    const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes });
+    if ('refused' in t) return false;
+    t.decision.schedule?.dispose();
+    return true;
+  });
+  if (timeTiled(m)) return undefined;
+  const r = delicmFor(ctx, m);
+  if (r.unchanged !== undefined || r.model.budget.exhaustedBy) return undefined;
+  return timeTiled(r.model) ? r.model : undefined;
 }

@@ -123,7 +123,7 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
     model.budget.run(model.ctx, 'schedule', limit, () => {
       // Stencils first: isl's scheduler would spend its quota on them and refuse the skew it finds.
       if (!s.timeTile) return optimizeSchedule(model, innermostDim(interchange), s);
-      const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, wavefront: s.timeTileWavefront });
+      const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront });
       if ('decision' in t) return t.decision;
       return { ...optimizeSchedule(model, innermostDim(interchange), s), timeTileRefused: t.refused };
     }),
@@ -139,7 +139,7 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     tileSizes: used ? d.tiled.map((t) => t.sizes) : [],
     fused: used && d.fused,
     skewed: used && d.skewed,
-    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, ...(d.timeTiled.wavefront ? { wavefront: true } : {}), ...(d.timeTiled.wavefrontRefused ? { wavefrontRefused: d.timeTiled.wavefrontRefused } : {}) } : false,
+    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}) } : false,
     // false, or per statement on BLIS's path: its micro-tile and blocks, and what was packed (nothing yet)
     matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
@@ -162,7 +162,7 @@ function printScop(model: ScopModel, ctx: PassContext): string {
   if (source.from === 'delicm') lines.push("    from DeLICM's model");
   lines.push(`    ${d.why}`);
   if (d.timeTiled) lines.push(`    time tiles: ${d.timeTiled.why}; innermost loops parallel: ${d.timeTiled.parallelInnermost.join(', ') || 'none'}`);
-  if (d.timeTiled?.wavefrontRefused) lines.push(`    no wavefronts: ${d.timeTiled.wavefrontRefused}`);
+  if (d.timeTiled?.tileWavefrontRefused) lines.push(`    no wavefronts of tiles: ${d.timeTiled.tileWavefrontRefused}`);
   if (d.timeTileRefused) lines.push(`    not time-tiled: ${d.timeTileRefused}`);
   for (const t of d.tiled) {
     lines.push(`    tiled ${t.statements.join(', ')}: sizes ${t.sizes.join(' x ')}: ${t.why}`);

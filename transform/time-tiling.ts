@@ -1,11 +1,12 @@
-// Time tiling of iterative stencils (jacobi-2d, heat-3d, fdtd-2d): the time loop carries the
+// Time tiling of iterative stencils (jacobi-2d, heat-3d, fdtd-2d, seidel-2d): the time loop carries the
 // reuse (what a sweep writes, the next one reads), so tiles must cut across time steps. isl's
 // scheduler runs out of its quota on these SCoPs, and the space loops alone are tiled for
 // nothing (each sweep streams every array once), so the schedule is built here, the way Pluto
 // does for stencils: parallelogram tiles of a skewed band.
 //
-//   S[t, x1..xk] ──► band [t, s*t + x1 + c_S1, .., s*t + xk + c_Sk]   (members aligned innermost:
-//                        a statement with fewer space loops gets constants for the outer ones)
+//   S[t, x1..xk] ──► band [t, s*t + x1 + c_S1, .., s*t + xk + c_Sk]   (a statement with fewer
+//                        space loops: aligned with the loops it sits in, or innermost in loops of
+//                        its own, constants for the other members; memberOffsets)
 //   tree:  tile loops floor(member / size), all members          (parallelogram tiles)
 //          point loops t, x1' .. x(D-1)'                           (one tile, in time order)
 //          sequence of the statements in their original order
@@ -20,12 +21,18 @@
 // each pair is lexicographically increasing), and each innermost loop is marked parallel only
 // where isl proves it carries nothing: a loop that does keeps its order (`tsopt_sequential`).
 //
+// In-place updates (seidel-2d: A[i][j-1] and A[i-1][j+1] are this sweep's values): no plain skew
+// orders the read of A[i-1][j+1] (distance (0, 1, -1)), so the `triangular` form is tried, where
+// each space member also adds the counter outside it: [t, s*t + i, s*t + i + j]. Its innermost
+// loop still carries the chain A[i][j-1] -> A[i][j], whose latency bounds the kernel (tiles do
+// not shorten it, and reassociation is not allowed); so each tile is walked by wavefronts:
+// point loops t, .., x(D-1)' + xD', then x(D-1)' innermost, whose points isl proves independent
+// (the CPU overlaps their chains). Each point still computes its expression in its order.
+//
 // Not taken (the caller then runs isl's scheduler as before), with the reason:
 //   - one space dimension (jacobi-1d): a time step touches vectors, which stay in the caches
 //     across time steps anyway;
-//   - an innermost loop carries a dependence (seidel-2d's in-place update: A[i][j-1] is read
-//     right after it is written): the loop stays a chain of dependent additions, whose latency
-//     bounds the kernel, not memory; tiles do not shorten it and reassociation is not allowed.
+//   - an innermost loop carries a dependence, and so does the wavefront's.
 import { DimType, Schedule, type ScheduleNode, type UnionMap, UnionSetList } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
@@ -39,7 +46,7 @@ export interface TimeTileOptions {
   /** --time-tile-sizes: the time tile height, then the space widths, outermost first (the last for members past the list). */
   readonly sizes: readonly number[] | undefined;
   /** Run the tiles in wavefronts whose tiles may run on threads (transform/wavefront.ts). */
-  readonly wavefront?: boolean;
+  readonly tileWavefront?: boolean;
 }
 
 /** What time tiling did to one SCoP. */
@@ -52,9 +59,11 @@ export interface TimeTiled {
   /** Statements whose innermost loop is marked parallel (vectorized). */
   readonly parallelInnermost: readonly string[];
   /** The tiles run in wavefronts, the tiles of one on threads (transform/wavefront.ts). */
-  readonly wavefront?: boolean;
-  /** Why they do not, when wavefronts were asked for. */
-  readonly wavefrontRefused?: string;
+  readonly tileWavefront?: boolean;
+  /** Why they do not, when tile wavefronts were asked for. */
+  readonly tileWavefrontRefused?: string;
+  /** Each tile is walked by wavefronts of its last two space members (the innermost loop runs along one). */
+  readonly wavefront: boolean;
 }
 
 /** Time tiling's answer: a decision, or why it did not apply (the caller goes on with isl's scheduler). */
@@ -73,34 +82,33 @@ const maxDistance = 16;
 export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
   const ctx = model.ctx;
   return ctx.scope((): TimeTileResult => {
+    const notStencil = notAStencil(model);
+    if (notStencil !== undefined) return { refused: notStencil };
     const looped = model.statements.filter((st) => st.loops.length > 0);
     const outside = model.statements.filter((st) => st.loops.length === 0);
-    if (looped.length === 0) return { refused: 'no loop' };
-    const time = looped[0]!.loops[0]!;
-    if (looped.some((st) => st.loops[0] !== time)) return { refused: 'the statements share no outermost loop' };
     const space = Math.max(...looped.map((st) => st.loops.length - 1));
-    if (space === 0) return { refused: 'no loop inside the outermost one' };
-    const carried = model.dependences.carried.get(time) ?? [];
-    if (!carried.some((k) => k.startsWith('RAW (array)'))) return { refused: 'the outermost loop carries no flow of array values: no reuse across its iterations' };
-    if (space === 1) return { refused: 'one space dimension: a time step touches vectors, which stay in the caches across time steps' };
 
     // [params] -> { S[..] -> T[..] }: RAW, WAR, WAW of arrays and scalars
     const deps = orderedDependences(model);
     const ordered = inOriginalOrder(looped);
     let skew = 0;
     let shifts: Map<ScopStatementModel, number[]> | undefined;
-    for (let s = 1; s <= maxSkew && !shifts; s++) {
-      shifts = solveShifts(model, ordered, deps, space, s);
-      skew = s;
+    let form: SkewForm = 'plain';
+    for (const f of skewForms) {
+      if (shifts) break;
+      for (let s = 1; s <= maxSkew && !shifts; s++) {
+        shifts = solveShifts(model, ordered, deps, space, s, f);
+        skew = s;
+        form = f;
+      }
     }
     if (!shifts) return { refused: `no skew up to ${maxSkew} makes every space member non-decreasing along the dependences` };
 
+    const offsets = memberOffsets(ordered, space);
     const member = (st: ScopStatementModel, m: number): string => {
-      const k = st.loops.length - 1;
-      const pad = space - k;
       if (m === 0) return 'i0';
       const c = shifts!.get(st)![m - 1]!;
-      const x = m <= pad ? '' : ` + i${m - pad}`;
+      const x = memberCounters(st, m, offsets.get(st)!, form).map((k) => ` + i${k}`).join('');
       return `${skew}*i0${x} + ${c}`;
     };
     const counters = (st: ScopStatementModel): string => st.loops.map((_, k) => `i${k}`).join(', ');
@@ -120,10 +128,15 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       mark(node.insertPartialSchedule(mupa(f, sts)), name).child(0);
 
     const tile = (st: ScopStatementModel, m: number): string => `floor((${member(st, m)}) / ${sizes[m]})`;
-    const wavefrontRefusal = o.wavefront === true ? wavefrontRefused(model, deps, mupa((st) => `(${tile(st, 0)}) + (${tile(st, 1)})`), mupa((st) => tile(st, 1))) : undefined;
-    const wavefront = o.wavefront === true && wavefrontRefusal === undefined;
-    /** The tree (see the head of this file), the innermost loops of `parallel` marked parallel. */
-    const tree = (parallel: ReadonlySet<ScopStatementModel>): Schedule => {
+    const tileWavefrontRefusal = o.tileWavefront === true ? wavefrontRefused(model, deps, mupa((st) => `(${tile(st, 0)}) + (${tile(st, 1)})`), mupa((st) => tile(st, 1))) : undefined;
+    const tileWavefront = o.tileWavefront === true && tileWavefrontRefusal === undefined;
+    /**
+     * The tree (see the head of this file), the innermost loops of `parallel` marked parallel.
+     * With `wavefront`, the last two point loops are the sum of the last two members, then the
+     * last but one alone (innermost): the points of one wavefront of a tile, in-place updates
+     * whose chain along the last member is cut across (seidel-2d).
+     */
+    const tree = (parallel: ReadonlySet<ScopStatementModel>, wavefront: boolean): Schedule => {
       let root = Schedule.fromDomain(model.domains).getRoot().child(0);
       let node: ScheduleNode;
       if (outside.length > 0) {
@@ -135,40 +148,58 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       } else {
         node = root;
       }
-      for (const t of timeTileLoops(tile, space + 1, wavefront)) node = band(node, t.member, t.mark);
-      for (let m = 0; m < space; m++) node = band(node, (st) => member(st, m), sequentialMark);
+      for (const t of timeTileLoops(tile, space + 1, tileWavefront)) node = band(node, t.member, t.mark);
+      const outerPoints = wavefront ? space - 1 : space;
+      for (let m = 0; m < outerPoints; m++) node = band(node, (st) => member(st, m), sequentialMark);
+      if (wavefront) node = band(node, (st) => `${member(st, space - 1)} + ${member(st, space)}`, sequentialMark);
+      const innermost = wavefront ? space - 1 : space;
       node = node.insertSequence(ordered.slice(1).reduce((l, st) => l.add(st.domain.toUnionSet()), UnionSetList.fromUnionSet(ordered[0]!.domain.toUnionSet())));
       ordered.forEach((st, k) => {
         const depth = node.getTreeDepth();
-        const below = band(node.child(k).child(0), (x) => member(x, space), parallel.has(st) ? parallelPointMark : sequentialMark, [st]);
+        const below = band(node.child(k).child(0), (x) => member(x, innermost), parallel.has(st) ? parallelPointMark : sequentialMark, [st]);
         node = below.ancestor(below.getTreeDepth() - depth);
       });
       return node.getSchedule();
     };
 
-    // { S[..] -> [schedule] }: the tree as a map; every dependence must increase it.
-    const map = tree(new Set()).getMap();
-    // { [src schedule] -> [dst schedule] } per dependence
-    const images = deps.applyDomain(map).applyRange(map);
-    if (!images.isEmpty() && !images.isSubset(lexLess(model, images))) return { refused: 'the tiled schedule would reorder a dependence' };
-
-    // Each statement's innermost loop: parallel when no dependence joins two of its instances in one iteration of the loops around it.
-    const parallelInnermost = ordered.filter((st) => {
-      const own = st.domain.toUnionSet();
-      // { [prefix, x] -> [prefix, x'] } of the statement's own dependences
-      const same = deps.intersectDomain(own).intersectRange(own).applyDomain(map).applyRange(map);
-      return same.isEmpty() || same.intersect(samePrefixOtherLast(model, same)).isEmpty();
-    });
-    const carrying = ordered.filter((st) => st.loops.length === space + 1 && !parallelInnermost.includes(st));
-    if (carrying.length > 0) {
-      return { refused: `an innermost loop carries a dependence (${carrying.map((st) => st.name).join(', ')}): it stays a chain of dependent operations, which tiles do not shorten` };
+    /** The tree's statements whose innermost loop is parallel and those (with every loop) whose is not, or why the tree is illegal. */
+    const check = (wavefront: boolean): { parallel: ScopStatementModel[]; carrying: ScopStatementModel[] } | string => {
+      // { S[..] -> [schedule] }: the tree as a map; every dependence must increase it.
+      const map = tree(new Set(), wavefront).getMap();
+      // { [src schedule] -> [dst schedule] } per dependence
+      const images = deps.applyDomain(map).applyRange(map);
+      if (!images.isEmpty() && !images.isSubset(lexLess(model, images))) return 'the tiled schedule would reorder a dependence';
+      // Each statement's innermost loop: parallel when no dependence joins two of its instances in one iteration of the loops around it.
+      const parallel = ordered.filter((st) => {
+        const own = st.domain.toUnionSet();
+        // { [prefix, x] -> [prefix, x'] } of the statement's own dependences
+        const same = deps.intersectDomain(own).intersectRange(own).applyDomain(map).applyRange(map);
+        return same.isEmpty() || same.intersect(samePrefixOtherLast(model, same)).isEmpty();
+      });
+      return { parallel, carrying: ordered.filter((st) => st.loops.length === space + 1 && !parallel.includes(st)) };
+    };
+    let wavefront = false;
+    let checked = check(false);
+    if (typeof checked !== 'string' && checked.carrying.length > 0) {
+      // In-place updates (seidel-2d): walk each tile by wavefronts, whose points are independent.
+      const across = check(true);
+      if (typeof across === 'string' || across.carrying.length > 0) {
+        return { refused: `an innermost loop carries a dependence (${checked.carrying.map((st) => st.name).join(', ')}), and so does a tile's wavefront: it stays a chain of dependent operations, which tiles do not shorten` };
+      }
+      wavefront = true;
+      checked = across;
     }
-    const schedule = tree(new Set(parallelInnermost));
+    if (typeof checked === 'string') return { refused: checked };
+    // A wavefront's points are a row and two columns apart (not stride 1): opt would vectorize them
+    // by gathers and scatters, slower than the scalar loop, whose independent points the CPU
+    // overlaps. So its innermost loops keep the sequential mark.
+    const parallelInnermost = wavefront ? [] : checked.parallel;
+    const schedule = tree(new Set(parallelInnermost), wavefront);
     const text = schedule.toStr();
-    const timeTiled: TimeTiled = { skew, sizes, why, parallelInnermost: parallelInnermost.map((st) => st.name), ...(wavefront ? { wavefront } : {}), ...(wavefrontRefusal ? { wavefrontRefused: wavefrontRefusal } : {}) };
+    const timeTiled: TimeTiled = { skew, sizes, why, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}) };
     const decision: ScheduleDecision = {
       schedule: schedule.keep(),
-      why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew} and tiled ${sizes.join(' x ')}${wavefront ? ', the tiles in wavefronts' : ''}`,
+      why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew}${form === 'plain' ? '' : ' (each space member also adds the one outside it)'} and tiled ${sizes.join(' x ')}${wavefront ? ', each tile walked by wavefronts' : ''}${tileWavefront ? ', the tiles in wavefronts' : ''}`,
       tiled: [{ statements: ordered.map((st) => st.name), sizes, why }],
       fused: ordered.length > 1,
       skewed: true,
@@ -178,6 +209,52 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     };
     return { decision };
   });
+}
+
+/**
+ * Why `model` is not an iterative stencil time tiling could take (the checks before any
+ * dependence is looked at), or undefined when it is one.
+ */
+export function notAStencil(model: ScopModel): string | undefined {
+  const looped = model.statements.filter((st) => st.loops.length > 0);
+  if (looped.length === 0) return 'no loop';
+  const time = looped[0]!.loops[0]!;
+  if (looped.some((st) => st.loops[0] !== time)) return 'the statements share no outermost loop';
+  const space = Math.max(...looped.map((st) => st.loops.length - 1));
+  if (space === 0) return 'no loop inside the outermost one';
+  const carried = model.dependences.carried.get(time) ?? [];
+  if (!carried.some((k) => k.startsWith('RAW (array)'))) return 'the outermost loop carries no flow of array values: no reuse across its iterations';
+  if (space === 1) return 'one space dimension: a time step touches vectors, which stay in the caches across time steps';
+  return undefined;
+}
+
+/**
+ * How a space member combines the counters: `plain`, member m = s*t + x_m (jacobi-2d, heat-3d,
+ * fdtd-2d); `triangular`, member m = s*t + x_(m-1) + x_m, the classical skew of in-place
+ * updates (seidel-2d: [t, 2t + i, 2t + i + j]), tried when no plain skew orders the dependences.
+ */
+type SkewForm = 'plain' | 'triangular';
+const skewForms: readonly SkewForm[] = ['plain', 'triangular'];
+
+/**
+ * Per statement, how many space members come before its first space loop: 0 when its loops are
+ * the outer loops of a statement with every space loop (a row's statement around the innermost
+ * loop: seidel-2d's preloads of -O3), else its loops are aligned innermost (fdtd-2d's
+ * `ey[0][j]`, in a loop of its own), so a statement with fewer space loops has none in the
+ * outer members.
+ */
+function memberOffsets(statements: readonly ScopStatementModel[], space: number): Map<ScopStatementModel, number> {
+  const deepest = statements.filter((st) => st.loops.length === space + 1);
+  return new Map(statements.map((st) => {
+    const prefix = deepest.some((d) => st.loops.every((l, k) => d.loops[k] === l));
+    return [st, prefix ? 0 : space - (st.loops.length - 1)] as const;
+  }));
+}
+
+/** The counters (indices into the statement's loops) summed in space member m (1..space) of a statement with `offset` (memberOffsets). */
+function memberCounters(st: ScopStatementModel, m: number, offset: number, form: SkewForm): number[] {
+  const at = (x: number): number[] => (x - offset >= 1 && x - offset <= st.loops.length - 1 ? [x - offset] : []);
+  return form === 'triangular' && m > 1 ? [...at(m - 1), ...at(m)] : at(m);
 }
 
 /** The statements in the order they run within one iteration of the outermost loop (their 2D+1 schedules' constants). */
@@ -203,8 +280,9 @@ function inOriginalOrder(statements: readonly ScopStatementModel[]): ScopStateme
  * Per statement, the shift of each space member (difference constraints, see the head of this
  * file) for skew `s`, or undefined when none exists.
  */
-function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[], deps: UnionMap, space: number, s: number): Map<ScopStatementModel, number[]> | undefined {
+function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[], deps: UnionMap, space: number, s: number, form: SkewForm): Map<ScopStatementModel, number[]> | undefined {
   const ctx = model.ctx;
+  const offsets = memberOffsets(statements, space);
   const byName = new Map(statements.map((st) => [st.name, st] as const));
   /** Edges per member: c_to - c_from >= weight. */
   const edges: { from: ScopStatementModel; to: ScopStatementModel; weight: number }[][] = Array.from({ length: space }, () => []);
@@ -215,10 +293,7 @@ function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[]
     const a = from.loops.map((_, k) => `a${k}`);
     const b = to.loops.map((_, k) => `b${k}`);
     for (let m = 1; m <= space; m++) {
-      const term = (st: ScopStatementModel, v: string[]): string => {
-        const pad = space - (st.loops.length - 1);
-        return m <= pad ? '0' : v[m - pad]!;
-      };
+      const term = (st: ScopStatementModel, v: string[]): string => ['0', ...memberCounters(st, m, offsets.get(st)!, form).map((k) => v[k]!)].join(' + ');
       // { [S[a] -> T[b]] -> [s (b0 - a0) + x_T - x_S] }
       const value = ctx.unionMap(`{ [${from.name}[${a.join(', ')}] -> ${to.name}[${b.join(', ')}]] -> [${s}*(b0 - a0) + ${term(to, b)} - (${term(from, a)})] }`);
       // [params] -> { [v] }: the member's distances over the dependence

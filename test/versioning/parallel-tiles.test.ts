@@ -69,7 +69,7 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   // space tiles T1 0..9; wavefronts w = T0 + T1, 0..11, each running its tiles' T1 loop on the
   // threads (a tile's rows stay vectorized, on one thread).
   const jacobi = functions.find((f) => f.name === 'jacobi')!.scops[0]!;
-  expect(jacobi.schedule).toMatchObject({ taken: true, timeTiled: { skew: 2, sizes: [4, 8, 16], wavefront: true } });
+  expect(jacobi.schedule).toMatchObject({ taken: true, timeTiled: { skew: 2, sizes: [4, 8, 16], tileWavefront: true } });
   expect(jacobi.ompParallelLoops).toEqual(['c1']);
   expect(run(exe, 2).forks.jacobi).toBe(12);
   expect(run(exe, 1).forks.jacobi).toBe(0);
