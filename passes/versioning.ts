@@ -140,9 +140,10 @@ function notVersioned(ctx: PassContext, fn: IrFunction, location: string, why: s
  */
 function leftByModuleBudget(ctx: PassContext, fn: IrFunction): number | undefined {
   if (!ctx.moduleBudget) return undefined;
-  const { scops } = ctx.am.get(scopDetectionAnalysis, fn);
-  const why = ctx.moduleBudget.untransformed(fn, scops.length);
+  const detected = () => ctx.am.get(scopDetectionAnalysis, fn).scops;
+  const why = ctx.moduleBudget.untransformed(fn, () => detected().length);
   if (why === undefined) return undefined;
+  const scops = detected();
   for (const scop of scops) notVersioned(ctx, fn, scop.location, why, {});
   return scops.length;
 }

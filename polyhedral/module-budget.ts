@@ -110,18 +110,18 @@ export class ModuleBudget implements OuterBudget {
   }
 
   /**
-   * Whether the passes may transform the SCoPs of `fn` (with `scops` SCoPs, as detection finds
-   * them): undefined while the transform budget lasts (and for a function left untouched already,
-   * which has no models). Otherwise the detail for each of its SCoPs, which stay as they are; the
-   * function is then not modelled again either.
+   * Whether the passes may transform the SCoPs of `fn` (`scops()` of them, as detection finds
+   * them; asked only when it is left): undefined while the transform budget lasts (and for a
+   * function left untouched already, which has no models). Otherwise the detail for each of its
+   * SCoPs, which stay as they are; the function is then not modelled again either.
    */
-  untransformed(fn: object, scops: number): string | undefined {
+  untransformed(fn: object, scops: () => number): string | undefined {
     if (this.#untouched.has(fn) || this.#transformed.has(fn)) return undefined;
     if (!this.#outOf('transforming')) {
       this.#transformed.add(fn);
       return undefined;
     }
-    const detail = this.#leaveUntouched(scops, 'transforming');
+    const detail = this.#leaveUntouched(scops(), 'transforming');
     this.#untouched.set(fn, detail);
     return detail;
   }
