@@ -77,7 +77,7 @@ interface ScopEntry {
 }
 interface Report {
   functions: { name: string; scops: ScopEntry[]; rejected: unknown[] }[];
-  pipeline: { moduleBudget?: { operationsLimit: number; operationsSpent: number; exhaustedBy?: string; untouchedScops: number; untouchedFunctions: number } };
+  pipeline: { moduleBudget?: { operationsLimit: number; operationsSpent: number; transformOperationsLimit: number; transformOperations: number; exhaustedBy?: string; untouchedScops: number; untouchedFunctions: number } };
 }
 
 function main(): void {
@@ -117,7 +117,9 @@ function main(): void {
     for (const [k, n] of [...why].sort((a, b) => b[1] - a[1]).slice(0, 8)) process.stdout.write(`  not versioned ${n}x: ${k}\n`);
     process.stdout.write(`moduleBudget: ${JSON.stringify(r.pipeline.moduleBudget)}\n`);
     const untouched = r.functions.flatMap((f) => f.rejected as { detail: string }[]).filter((x) => x.detail.includes('module budget ran out')).length;
-    process.stdout.write(`rejected regions saying the module budget left them as they were: ${untouched}\n`);
+    process.stdout.write(`rejected regions saying the module budget left them as they were (not modelled): ${untouched}\n`);
+    const untransformed = r.functions.filter((f) => f.scops.some((s) => s.notVersioned?.includes('module budget ran out')));
+    process.stdout.write(`SCoPs the module budget left as they were after modelling them (not transformed): ${untransformed.reduce((n, f) => n + f.scops.filter((s) => s.notVersioned?.includes('module budget ran out')).length, 0)} in ${untransformed.length} functions\n`);
   } finally {
     if (args.keep) process.stdout.write(`kept ${dir}\n`);
     else fs.rmSync(dir, { recursive: true, force: true });

@@ -226,7 +226,8 @@ function pipelineText(p: PipelineReport): string[] {
   if (b) {
     const limit = b.operationsLimit > 0 ? `of ${b.operationsLimit}` : '(no limit)';
     const left = b.exhaustedBy ? `; ran out (${b.exhaustedBy}): ${b.untouchedScops} SCoPs in ${b.untouchedFunctions} functions left untouched` : '';
-    lines.push(`  module budget: ${b.modellingOperations} isl operations for modelling ${limit} (${b.operationsSpent} in all)${left}`);
+    const transformLimit = b.transformOperationsLimit > 0 ? `of ${b.transformOperationsLimit}` : '(no limit)';
+    lines.push(`  module budget: ${b.modellingOperations} isl operations for modelling ${limit}, ${b.transformOperations} for transforming ${transformLimit} (${b.operationsSpent} in all)${left}`);
   }
   lines.push(p.post ? `  post pipeline (opt-14): ${p.post.ms} ms, ${p.post.vectorized.length} vectorized` : '  post pipeline: off');
   for (const v of p.post?.vectorized ?? []) lines.push(`    ${v.location ?? '(no location)'}: [${v.pass}] ${v.function}: ${v.message}`);

@@ -152,16 +152,22 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const state = stage(`${s.name}: before opt`, () => s.before(held.module!, stageCtx));
       return state === undefined ? [] : [{ stage: s, state }];
     });
-    const printed = stage('printed', () => printModule(held.module!));
+    // The analyses (which reach the module through their functions) and then the model are let go
+    // once printed, and the printed text once encoded: opt's output may be parsed into a second model below.
+    am.clear();
+    const printed: { text?: string } = { text: stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
+    const encode = (format: OutputFormat) => stage('verified and encoded (llvm-as-14)', () => writeOutput(printed.text!, format, name));
     let out: Buffer;
     let postMs: number | undefined;
     const optRemarks: OptRemark[] = [];
     let fastPaths: ReadonlyMap<string, FastPathVectorization> | undefined;
     if (opts.postPipeline === undefined) {
-      out = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, opts.format, name));
+      out = encode(opts.format);
+      printed.text = undefined;
     } else {
-      const bitcode = stage('verified and encoded (llvm-bindings)', () => writeOutput(printed, 'bc'));
+      const bitcode = encode('bc');
+      printed.text = undefined;
       const postStart = elapsedMs();
       // The vectorizers' remarks say, for the report, which loops opt vectorized.
       const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
@@ -170,13 +176,16 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, postFormat, remarks));
       if ((opts.report && versioned) || stages.length > 0) {
         // Which fast paths opt vectorized, from the markers in its output (passes/vectorized.ts).
-        const optOut = stage('post pipeline output parsed', () => parseModule(postFormat === 'll' ? out.toString('utf8') : readInput(out, name), name));
-        const vectorized = stage('vectorized fast paths', () => fastPathVectorization(optOut));
+        const optOut: { module?: Module } = {};
+        optOut.module = stage('post pipeline output parsed', () => parseModule(postFormat === 'll' ? out.toString('utf8') : readInput(out, name), name));
+        const vectorized = stage('vectorized fast paths', () => fastPathVectorization(optOut.module!));
         if (opts.report) fastPaths = vectorized;
         if (stages.length > 0) {
-          const cleanups = stages.filter(({ stage: s, state }) => stage(`${s.name}: decided`, () => s.after(optOut, state, stageCtx, vectorized))).map(({ stage: s }) => s);
-          const decided = writeOutput(printModule(optOut), cleanups.length > 0 ? 'bc' : opts.format, name);
-          out = decided;
+          const cleanups = stages.filter(({ stage: s, state }) => stage(`${s.name}: decided`, () => s.after(optOut.module!, state, stageCtx, vectorized))).map(({ stage: s }) => s);
+          printed.text = stage('decided module printed', () => printModule(optOut.module!));
+          optOut.module = undefined;
+          out = encode(cleanups.length > 0 ? 'bc' : opts.format);
+          printed.text = undefined;
           cleanups.forEach((s, k) => {
             out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(out, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc'));
           });

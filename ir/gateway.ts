@@ -1,20 +1,16 @@
-// The bitcode gateway: the one module that talks to LLVM (llvm-bindings and the LLVM 14 tools).
+// The bitcode gateway: the one module that talks to LLVM (the LLVM 14 tools, each in a child process).
 //
-// Why reading goes through a child process: LLVM's readers are not safe on hostile input.
+// Why everything goes through child processes: LLVM's readers are not safe on hostile input.
 // On mutated bitcode `opt-14` itself aborts or segfaults now and then (about 4% of bit
-// flips in a quick run here), and llvm-bindings 0.4.2 is worse: `parseIRFile` returns a
-// wrapper around a null module when parsing fails, its `SMDiagnostic` has no accessors (the
-// message never reaches JavaScript), and the first method call on that wrapper segfaults.
-// A null module cannot even be detected from JavaScript, because every method dereferences
-// it. So every byte we did not print ourselves is read and verified by `opt-14` in a child
-// process first, whose crash becomes a one-line error; and llvm-bindings only ever parses
-// text that `llvm-as-14` has already accepted (it also prints verifier messages straight to
-// file descriptor 2, which we only want when something is wrong).
+// flips in a quick run here), and a crash in a child becomes a one-line error. Our own printed
+// text is verified and encoded by `llvm-as-14` in a child too: an in-process LLVM module (the
+// llvm-bindings package did this before) held a second copy of the module in tsopt's memory,
+// about 130 MB for a 17 MB module (bench/big-module.ts), and its verifier printed straight to
+// file descriptor 2.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as llvm from 'llvm-bindings';
 import { InvalidModuleError, TsoptError } from './errors';
 
 export type OutputFormat = 'bc' | 'll';
@@ -87,37 +83,38 @@ export function readInput(bytes: Buffer, inputName: string, warn?: (message: str
  * otherwise one line saying what is wrong (a parse error with line:column, or the verifier's message).
  */
 export function verifyText(text: string): string | undefined {
-  const r = runLlvmTool('llvm-as-14', ['--disable-output', '-'], text, readerTimeoutMs(text.length));
-  if (r.signal) return `LLVM's assembler crashed on it (${r.signal})`;
-  if (r.status !== 0) return summarizeLlvmError(r.stderr, 'invalid IR text');
-  return undefined;
+  return assemble(text, ['--disable-output']).problem;
 }
 
 /**
- * Parses `text` (our printer's output) with llvm-bindings, runs LLVM's verifier, and returns
- * bitcode, or LLVM's re-printed text for `ll` (whose `; ModuleID` line names `moduleId`, as
- * opt -S names its input). Throws `InvalidModuleError` (a tsopt bug, exit 2) when the text does not verify.
+ * `text` through llvm-as-14 (which parses and verifies it) with `args`: its output, or one line
+ * saying what is wrong.
+ */
+function assemble(text: string, args: readonly string[]): { problem: string | undefined; stdout: Buffer } {
+  const r = runLlvmTool('llvm-as-14', [...args, '-'], text, readerTimeoutMs(text.length));
+  if (r.signal) return { problem: `LLVM's assembler crashed on it (${r.signal})`, stdout: r.stdout };
+  if (r.status !== 0) return { problem: summarizeLlvmError(r.stderr, 'invalid IR text'), stdout: r.stdout };
+  return { problem: undefined, stdout: r.stdout };
+}
+
+/**
+ * Verifies `text` (our printer's output) with LLVM's verifier and returns bitcode, or LLVM's
+ * re-printed text for `ll` (whose `; ModuleID` line names `moduleId`, as opt -S names its input).
+ * Throws `InvalidModuleError` (a tsopt bug, exit 2) when the text does not verify.
  */
 export function writeOutput(text: string, format: OutputFormat, moduleId = '<stdin>'): Buffer {
-  const problem = verifyText(text);
+  // Bitcode: llvm-as-14 verifies and encodes in one run. Without use-list orders, as LLVM's
+  // WriteBitcodeToFile writes by default (and llvm-bindings wrote before), so opt-14 reads the
+  // same bitcode it always did.
+  const { problem, stdout } = assemble(text, format === 'bc' ? ['--preserve-bc-uselistorder=false', '-o', '-'] : ['--disable-output']);
   if (problem !== undefined) throw new InvalidModuleError(`tsopt produced an invalid module: ${problem}`);
-  return withTempDir((dir) => {
-    const llFile = path.join(dir, 'module.ll');
-    fs.writeFileSync(llFile, text);
-    const context = new llvm.LLVMContext();
-    // Safe only because llvm-as-14 accepted the same text above (see the top of this file).
-    const module = llvm.parseIRFile(llFile, new llvm.SMDiagnostic(), context);
-    if (llvm.verifyModule(module)) {
-      throw new Error('llvm-bindings rejected a module that llvm-as-14 verified');
-    }
-    if (format === 'll') {
-      module.setModuleIdentifier(moduleId);
-      return Buffer.from(module.print(), 'utf8');
-    }
-    const bcFile = path.join(dir, 'module.bc');
-    llvm.WriteBitcodeToFile(module, bcFile);
-    return fs.readFileSync(bcFile);
-  });
+  if (format === 'bc') return stdout;
+  // Text: opt-14 -S prints what it parsed (no passes run), with the flags readInput reads with.
+  const r = runLlvmTool('opt-14', ['-S', '-disable-debug-info-type-map', '-o', '-', '-'], text, readerTimeoutMs(text.length));
+  if (r.signal || r.status !== 0) throw new InvalidModuleError(`opt-14 could not print a module llvm-as-14 verified: ${r.signal ?? summarizeLlvmError(r.stderr, 'error')}`);
+  const printed = r.stdout.toString('utf8');
+  const stdinId = "; ModuleID = '<stdin>'";
+  return Buffer.from(printed.startsWith(stdinId) ? `; ModuleID = '${moduleId}'${printed.slice(stdinId.length)}` : printed, 'utf8');
 }
 
 /** A remark opt-14 wrote (`-pass-remarks-output`): what a pass of the post pipeline did or did not do. */

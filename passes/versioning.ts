@@ -9,6 +9,7 @@
 // the model knows; the statements hold code the generator cannot copy.
 import { successors, type BasicBlock, type IrFunction, type Module } from '../ir';
 import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
+import { scopDetectionAnalysis } from '../analysis/scop-detection';
 import { islSpending } from '../polyhedral/budget';
 import type { FunctionScopModels } from '../polyhedral/model';
 import { NotVersioned, versionScop, type VersionedScop, type VersioningHooks, type VersioningOptions } from '../codegen/versioning';
@@ -132,6 +133,21 @@ function notVersioned(ctx: PassContext, fn: IrFunction, location: string, why: s
   ctx.remarks.push({ pass: 'versioning', kind: 'missed', function: fn.name, location, message: `SCoP left as it was: ${why}` });
 }
 
+/**
+ * When the module budget's transforming steps are used up before `fn`, its SCoPs (as detection
+ * finds them) are reported as left as they were, without being modelled: how many. Each takes a
+ * SCoP number, as every SCoP versioning reports on does.
+ */
+function leftByModuleBudget(ctx: PassContext, fn: IrFunction): number | undefined {
+  if (!ctx.moduleBudget) return undefined;
+  const detected = () => ctx.am.get(scopDetectionAnalysis, fn).scops;
+  const why = ctx.moduleBudget.untransformed(fn, () => detected().length);
+  if (why === undefined) return undefined;
+  const scops = detected();
+  for (const scop of scops) notVersioned(ctx, fn, scop.location, why, {});
+  return scops.length;
+}
+
 export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
@@ -158,6 +174,12 @@ export const versioningPass: ModulePass = {
     let changed = false;
     const functions = module.functions.filter((f) => !f.isDeclaration);
     for (const fn of functions) {
+      const left = leftByModuleBudget(ctx, fn);
+      if (left !== undefined) {
+        index += left;
+        ctx.am.invalidate(fn, 'none');
+        continue;
+      }
       let se = ctx.am.get(scalarEvolutionAnalysis, fn);
       let pending = inCfgOrder(fn, scopSources(ctx, fn, analysis, o));
       // Reports name a SCoP by its location in the input: a model rebuilt on the changed IR keeps it.

@@ -11,6 +11,15 @@
 // pipeline, without it one function at a time, and both model the same functions. Each SCoP
 // modelled is finished under its own budget, so the whole module costs at most this budget plus
 // the later steps of the SCoPs modelled (on our kernels those cost about as much as the model).
+//
+// The steps that transform a modelled SCoP (interchange plans, the schedule optimizer, versioning's
+// check and AST) have a limit of their own: on a module of thousands of small kernels they cost
+// about five times the modelling (595M isl operations against 100M of modelling, 281 s of CPU,
+// bench/big-module.ts). They run only in the passes, one function after the other, in the same
+// order with and without `--report`, so the same functions are transformed either way. Once that
+// limit is spent, the functions not transformed yet keep their SCoPs as they are (the passes report
+// each one as not versioned, and the counts below include them). DeLICM's steps are not counted
+// there: with `--report` and the delicm pass the report computes them for every function first.
 import { type BudgetStep, type OuterBudget, ScopBudget } from './budget';
 
 /**
@@ -19,9 +28,14 @@ import { type BudgetStep, type OuterBudget, ScopBudget } from './budget';
  */
 export const defaultModuleMaxOperations = 100_000_000;
 
+/** isl operations for transforming a module's SCoPs (the steps in TRANSFORMING), when nobody says otherwise: also about a minute of isl. */
+export const defaultModuleMaxTransformOperations = 100_000_000;
+
 export interface ModuleBudgetLimits {
   /** isl operations for modelling all SCoPs; 0 = no limit. */
   readonly operations: number;
+  /** isl operations for transforming modelled SCoPs (TRANSFORMING); 0 = no limit. Optional for callers that only model. */
+  readonly transformOperations?: number;
   /** CPU seconds of the whole tsopt process (user and system); 0 = no limit. */
   readonly cpuSeconds: number;
 }
@@ -33,18 +47,25 @@ export interface ModuleBudgetSummary {
   readonly modellingOperations: number;
   /** isl operations spent on SCoPs in all, later steps included. */
   readonly operationsSpent: number;
+  readonly transformOperationsLimit: number;
+  /** isl operations spent transforming modelled SCoPs (what the transform limit counts). */
+  readonly transformOperations: number;
   readonly cpuSecondsLimit: number;
-  /** What ran out, or undefined when nothing did. */
-  readonly exhaustedBy: 'isl operations' | 'CPU seconds' | undefined;
-  /** SCoPs left as they were because the budget was used up before their function was modelled. */
+  /** What ran out first, or undefined when nothing did. */
+  readonly exhaustedBy: Exhausted | undefined;
+  /** SCoPs left as they were because the budget was used up before their function was modelled or transformed. */
   readonly untouchedScops: number;
   readonly untouchedFunctions: number;
 }
 
+type Exhausted = 'isl operations' | 'isl operations for transforming' | 'CPU seconds';
+
 const MODELLING: ReadonlySet<BudgetStep> = new Set<BudgetStep>(['delinearization', 'model', 'dependences']);
+const TRANSFORMING: ReadonlySet<BudgetStep> = new Set<BudgetStep>(['interchange', 'schedule', 'check and AST']);
 
 export class ModuleBudget implements OuterBudget {
   #modelling = 0;
+  #transforming = 0;
   #spent = 0;
   readonly #cpuAtStart = process.cpuUsage();
   #exhaustedBy: ModuleBudgetSummary['exhaustedBy'];
@@ -53,14 +74,21 @@ export class ModuleBudget implements OuterBudget {
   /** Functions modelled, and those left untouched (with the reason), so that a second request decides alike. */
   readonly #admitted = new WeakSet<object>();
   readonly #untouched = new WeakMap<object, string>();
-  /** Counts later spending only (a function's models built again after they were freed). */
-  readonly #again: OuterBudget = { charged: (_step, operations) => void (this.#spent += operations) };
+  /** Functions the passes went on to transform. */
+  readonly #transformed = new WeakSet<object>();
+  /** Counts later spending only (a function's models built again after they were freed): modelling them again is not counted as modelling. */
+  readonly #again: OuterBudget = { charged: (step, operations) => this.#count(step, operations, false) };
 
   constructor(readonly limits: ModuleBudgetLimits) {}
 
   charged(step: BudgetStep, operations: number): void {
+    this.#count(step, operations, true);
+  }
+
+  #count(step: BudgetStep, operations: number, modelling: boolean): void {
     this.#spent += operations;
-    if (MODELLING.has(step)) this.#modelling += operations;
+    if (modelling && MODELLING.has(step)) this.#modelling += operations;
+    if (TRANSFORMING.has(step)) this.#transforming += operations;
   }
 
   /**
@@ -81,22 +109,58 @@ export class ModuleBudget implements OuterBudget {
     return { budget: (limit) => new ScopBudget(limit, this) };
   }
 
+  /**
+   * Whether the passes may transform the SCoPs of `fn` (`scops()` of them, as detection finds
+   * them; asked only when it is left): undefined while the transform budget lasts (and for a
+   * function left untouched already, which has no models). Otherwise the detail for each of its
+   * SCoPs, which stay as they are; the function is then not modelled again either.
+   */
+  untransformed(fn: object, scops: () => number): string | undefined {
+    if (this.#untouched.has(fn) || this.#transformed.has(fn)) return undefined;
+    if (!this.#outOf('transforming')) {
+      this.#transformed.add(fn);
+      return undefined;
+    }
+    const detail = this.#leaveUntouched(scops(), 'transforming');
+    this.#untouched.set(fn, detail);
+    return detail;
+  }
+
   /** Whether a function whose models are not built yet must be left as it is. Once true, stays true. */
   get exhausted(): boolean {
-    if (this.#exhaustedBy) return true;
-    if (this.limits.operations > 0 && this.#modelling >= this.limits.operations) this.#exhaustedBy = 'isl operations';
-    else if (this.limits.cpuSeconds > 0 && cpuSecondsSince(this.#cpuAtStart) >= this.limits.cpuSeconds) this.#exhaustedBy = 'CPU seconds';
-    return this.#exhaustedBy !== undefined;
+    return this.#outOf('modelling');
+  }
+
+  /** What ran out for each phase (isl operations of its own, or the CPU seconds of both); once set, stays. */
+  readonly #ranOut: { modelling?: Exhausted; transforming?: Exhausted } = {};
+
+  #outOf(phase: 'modelling' | 'transforming'): boolean {
+    if (this.#ranOut[phase] === undefined) {
+      const [limit, spent, what] = phase === 'modelling'
+        ? [this.limits.operations, this.#modelling, 'isl operations' as const]
+        : [this.#transformLimit, this.#transforming, 'isl operations for transforming' as const];
+      if (limit > 0 && spent >= limit) this.#ranOut[phase] = what;
+      else if (this.limits.cpuSeconds > 0 && cpuSecondsSince(this.#cpuAtStart) >= this.limits.cpuSeconds) this.#ranOut[phase] = 'CPU seconds';
+      this.#exhaustedBy ??= this.#ranOut[phase];
+    }
+    return this.#ranOut[phase] !== undefined;
+  }
+
+  get #transformLimit(): number {
+    return this.limits.transformOperations ?? 0;
   }
 
   /** Counts a function with `scops` SCoPs left untouched; returns the rejection detail for each. */
-  #leaveUntouched(scops: number): string {
+  #leaveUntouched(scops: number, phase: 'modelling' | 'transforming' = 'modelling'): string {
     this.#untouchedScops += scops;
     if (scops > 0) this.#untouchedFunctions++;
-    const limit = this.#exhaustedBy === 'CPU seconds'
+    const why = this.#ranOut[phase];
+    const limit = why === 'CPU seconds'
       ? `${this.limits.cpuSeconds} CPU seconds, --module-max-cpu-seconds`
-      : `${this.limits.operations} isl operations for modelling, --module-max-operations`;
-    return `left as it was: the module budget ran out (${limit}) before this function was modelled`;
+      : why === 'isl operations for transforming'
+        ? `${this.#transformLimit} isl operations for transforming, --module-max-transform-operations`
+        : `${this.limits.operations} isl operations for modelling, --module-max-operations`;
+    return `left as it was: the module budget ran out (${limit}) before this function was ${phase === 'modelling' ? 'modelled' : 'transformed'}`;
   }
 
   summary(): ModuleBudgetSummary {
@@ -104,6 +168,8 @@ export class ModuleBudget implements OuterBudget {
       operationsLimit: this.limits.operations,
       modellingOperations: this.#modelling,
       operationsSpent: this.#spent,
+      transformOperationsLimit: this.#transformLimit,
+      transformOperations: this.#transforming,
       cpuSecondsLimit: this.limits.cpuSeconds,
       exhaustedBy: this.#exhaustedBy,
       untouchedScops: this.#untouchedScops,
