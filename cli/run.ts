@@ -157,7 +157,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     am.clear();
     const printed: { text?: string } = { text: stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
-    const encode = (format: OutputFormat) => stage('verified and encoded (llvm-as-14)', () => writeOutput(printed.text!, format, name));
+    const encode = (format: OutputFormat) => stage('verified and encoded', () => writeOutput(printed.text!, format, name));
     let out: Buffer;
     let postMs: number | undefined;
     const optRemarks: OptRemark[] = [];

@@ -1,16 +1,23 @@
-// The bitcode gateway: the one module that talks to LLVM (the LLVM 14 tools, each in a child process).
+// The bitcode gateway: the one module that talks to LLVM (llvm-bindings and the LLVM 14 tools).
 //
-// Why everything goes through child processes: LLVM's readers are not safe on hostile input.
+// Why reading goes through a child process: LLVM's readers are not safe on hostile input.
 // On mutated bitcode `opt-14` itself aborts or segfaults now and then (about 4% of bit
-// flips in a quick run here), and a crash in a child becomes a one-line error. Our own printed
-// text is verified and encoded by `llvm-as-14` in a child too: an in-process LLVM module (the
-// llvm-bindings package did this before) held a second copy of the module in tsopt's memory,
-// about 130 MB for a 17 MB module (bench/big-module.ts), and its verifier printed straight to
-// file descriptor 2.
+// flips in a quick run here), and llvm-bindings 0.4.2 is worse: `parseIRFile` returns a
+// wrapper around a null module when parsing fails, its `SMDiagnostic` has no accessors (the
+// message never reaches JavaScript), and the first method call on that wrapper segfaults.
+// So every byte we did not print ourselves is read and verified by `opt-14` in a child
+// process first, whose crash becomes a one-line error; and llvm-bindings only ever parses
+// text that `llvm-as-14` has already accepted.
+//
+// Writing: llvm-bindings encodes our printed module in process. Past IN_PROCESS_ENCODE_MAX_CHARS
+// of text, the in-process LLVM module would be a second copy of the module in tsopt's memory
+// (about 130 MB for a 17 MB module, bench/big-module.ts), so such a module is verified and
+// encoded by `llvm-as-14` in a child instead; both write the same bytes (tested).
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as llvm from 'llvm-bindings';
 import { InvalidModuleError, TsoptError } from './errors';
 
 export type OutputFormat = 'bc' | 'll';
@@ -97,15 +104,49 @@ function assemble(text: string, args: readonly string[]): { problem: string | un
   return { problem: undefined, stdout: r.stdout };
 }
 
+/** Printed modules larger than this (in characters) are encoded by llvm-as-14 in a child, not in process. */
+export const IN_PROCESS_ENCODE_MAX_CHARS = 8 * 1024 * 1024;
+
+export type Encoder = 'llvm-bindings' | 'llvm-as-14';
+
 /**
  * Verifies `text` (our printer's output) with LLVM's verifier and returns bitcode, or LLVM's
  * re-printed text for `ll` (whose `; ModuleID` line names `moduleId`, as opt -S names its input).
- * Throws `InvalidModuleError` (a tsopt bug, exit 2) when the text does not verify.
+ * Throws `InvalidModuleError` (a tsopt bug, exit 2) when the text does not verify. `encoder`:
+ * llvm-bindings in process, or llvm-as-14 in a child for modules past IN_PROCESS_ENCODE_MAX_CHARS.
  */
-export function writeOutput(text: string, format: OutputFormat, moduleId = '<stdin>'): Buffer {
+export function writeOutput(
+  text: string, format: OutputFormat, moduleId = '<stdin>',
+  encoder: Encoder = text.length > IN_PROCESS_ENCODE_MAX_CHARS ? 'llvm-as-14' : 'llvm-bindings',
+): Buffer {
+  return encoder === 'llvm-bindings' ? encodeInProcess(text, format, moduleId) : encodeInChild(text, format, moduleId);
+}
+
+function encodeInProcess(text: string, format: OutputFormat, moduleId: string): Buffer {
+  const problem = verifyText(text);
+  if (problem !== undefined) throw new InvalidModuleError(`tsopt produced an invalid module: ${problem}`);
+  return withTempDir((dir) => {
+    const llFile = path.join(dir, 'module.ll');
+    fs.writeFileSync(llFile, text);
+    const context = new llvm.LLVMContext();
+    // Safe only because llvm-as-14 accepted the same text above (see the top of this file).
+    const module = llvm.parseIRFile(llFile, new llvm.SMDiagnostic(), context);
+    if (llvm.verifyModule(module)) {
+      throw new Error('llvm-bindings rejected a module that llvm-as-14 verified');
+    }
+    if (format === 'll') {
+      module.setModuleIdentifier(moduleId);
+      return Buffer.from(module.print(), 'utf8');
+    }
+    const bcFile = path.join(dir, 'module.bc');
+    llvm.WriteBitcodeToFile(module, bcFile);
+    return fs.readFileSync(bcFile);
+  });
+}
+
+function encodeInChild(text: string, format: OutputFormat, moduleId: string): Buffer {
   // Bitcode: llvm-as-14 verifies and encodes in one run. Without use-list orders, as LLVM's
-  // WriteBitcodeToFile writes by default (and llvm-bindings wrote before), so opt-14 reads the
-  // same bitcode it always did.
+  // WriteBitcodeToFile writes by default, so both encoders write the same bytes.
   const { problem, stdout } = assemble(text, format === 'bc' ? ['--preserve-bc-uselistorder=false', '-o', '-'] : ['--disable-output']);
   if (problem !== undefined) throw new InvalidModuleError(`tsopt produced an invalid module: ${problem}`);
   if (format === 'bc') return stdout;

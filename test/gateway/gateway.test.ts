@@ -102,6 +102,12 @@ describe('writeOutput', () => {
     expect(normalizeLlvmText(writeOutput(llvmText, 'll').toString())).toBe(normalizeLlvmText(llvmText));
   });
 
+  test('llvm-bindings in process and llvm-as-14 in a child (for modules past IN_PROCESS_ENCODE_MAX_CHARS) write the same bytes', () => {
+    expect(writeOutput(llvmText, 'bc', 'k.ll', 'llvm-as-14').equals(writeOutput(llvmText, 'bc', 'k.ll', 'llvm-bindings'))).toBe(true);
+    expect(writeOutput(llvmText, 'll', 'k.ll', 'llvm-as-14').toString()).toBe(writeOutput(llvmText, 'll', 'k.ll', 'llvm-bindings').toString());
+    expect(thrown(InvalidModuleError, () => writeOutput(BROKEN_SSA, 'bc', '<stdin>', 'llvm-as-14')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: /);
+  });
+
   test('refuses a module that does not verify, without crashing: a tsopt bug, exit 2', () => {
     const invalid = (body: () => unknown): InvalidModuleError => thrown(InvalidModuleError, body);
     const e = invalid(() => writeOutput(BROKEN_SSA, 'bc'));
