@@ -180,7 +180,8 @@ export function runOptPipeline(bitcode: Buffer, pipeline: string, format: Output
     const file = path.join(dir, 'remarks.yaml');
     const wanted = remarks ? [`-pass-remarks-output=${file}`, `-pass-remarks-filter=${remarks.filter}`] : [];
     const args = [`-passes=${pipeline}`, ...wanted, ...(format === 'll' ? ['-S'] : []), '-o', '-', '-'];
-    const r = runLlvmTool('opt-14', args, bitcode, readerTimeoutMs(bitcode.length) * 4);
+    // Our own output, not hostile input: the limit only stops a hang, with room for a busy machine.
+    const r = runLlvmTool('opt-14', args, bitcode, readerTimeoutMs(bitcode.length) * 12);
     if (r.signal) throw new TsoptError(`opt-14 -passes=${pipeline} crashed (${r.signal})`);
     if (r.status !== 0) throw new TsoptError(`opt-14 post pipeline failed: ${summarizeLlvmError(r.stderr, 'error')}`);
     if (remarks && fs.existsSync(file)) remarks.into.push(...parseOptRemarks(fs.readFileSync(file, 'utf8')));
