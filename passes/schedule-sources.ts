@@ -10,6 +10,7 @@
 // time tiling takes it and not the plain model (seidel-2d's PHI of the element just written):
 // elsewhere the plain model stays, since DeLICM's mappings would put -O3's register sums back into
 // memory (cli/tsopt.ts, DEFAULT_PIPELINE).
+import { IslError } from 'isl-wasm';
 import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel } from '../polyhedral/model';
 import { delicmFor } from './delicm';
@@ -63,16 +64,24 @@ export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSetti
  * leaves the array's own dependences, which a skew orders. Else undefined.
  */
 function delicmForTimeTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings): ScopModel | undefined {
-  if (!s.timeTile || m.budget.exhaustedBy || notAStencil(m) !== undefined) return undefined;
-  if (!m.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'))) return undefined;
-  const timeTiled = (model: ScopModel): boolean => model.ctx.scope(() => {
-    const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes });
-    if ('refused' in t) return false;
-    t.decision.schedule?.dispose();
-    return true;
-  });
-  if (timeTiled(m)) return undefined;
-  const r = delicmFor(ctx, m);
-  if (r.unchanged !== undefined || r.model.budget.exhaustedBy) return undefined;
-  return timeTiled(r.model) ? r.model : undefined;
+  if (!s.timeTile || m.budget.exhaustedBy) return undefined;
+  // The stencil test reads the exact dependences, computed on first use under the SCoP's budget,
+  // and time tiling runs isl: isl giving up leaves the plain model, as it does in the optimizer.
+  try {
+    if (notAStencil(m) !== undefined) return undefined;
+    if (!m.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'))) return undefined;
+    const timeTiled = (model: ScopModel): boolean => model.ctx.scope(() => {
+      const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes });
+      if ('refused' in t) return false;
+      t.decision.schedule?.dispose();
+      return true;
+    });
+    if (timeTiled(m)) return undefined;
+    const r = delicmFor(ctx, m);
+    if (r.unchanged !== undefined || r.model.budget.exhaustedBy) return undefined;
+    return timeTiled(r.model) ? r.model : undefined;
+  } catch (e) {
+    if (e instanceof IslError) return undefined;
+    throw e;
+  }
 }
