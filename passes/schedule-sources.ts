@@ -15,8 +15,8 @@ import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel } from '../polyhedral/model';
 import { delicmFor } from './delicm';
 import type { PassContext } from './pass';
-import { scheduleDecision, type ScheduleSettings } from './schedule';
-import { notAStencil, timeTile } from '../transform/time-tiling';
+import { scheduleDecision, scheduleQuota, type ScheduleSettings } from './schedule';
+import { notStencilShaped, timeTile } from '../transform/time-tiling';
 
 /**
  * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
@@ -64,18 +64,18 @@ export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSetti
  * leaves the array's own dependences, which a skew orders. Else undefined.
  */
 function delicmForTimeTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings): ScopModel | undefined {
-  if (!s.timeTile || m.budget.exhaustedBy) return undefined;
-  // The stencil test reads the exact dependences, computed on first use under the SCoP's budget,
-  // and time tiling runs isl: isl giving up leaves the plain model, as it does in the optimizer.
-  try {
-    if (notAStencil(m) !== undefined) return undefined;
-    if (!m.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'))) return undefined;
-    const timeTiled = (model: ScopModel): boolean => model.ctx.scope(() => {
+  if (!s.timeTile || m.budget.exhaustedBy || notStencilShaped(m) !== undefined) return undefined;
+  if (!m.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'))) return undefined;
+  // The stencil test reads the exact dependences and time tiling runs isl: within the optimizer's
+  // quota, and isl giving up leaves the plain model, as it does in the optimizer.
+  const timeTiled = (model: ScopModel): boolean =>
+    model.budget.run(model.ctx, 'schedule', scheduleQuota(model, s), () => model.ctx.scope(() => {
       const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes });
       if ('refused' in t) return false;
       t.decision.schedule?.dispose();
       return true;
-    });
+    }));
+  try {
     if (timeTiled(m)) return undefined;
     const r = delicmFor(ctx, m);
     if (r.unchanged !== undefined || r.model.budget.exhaustedBy) return undefined;

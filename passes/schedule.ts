@@ -112,13 +112,20 @@ export function innermostDim(interchange: Pick<InterchangePlan, 'nests'> | undef
   };
 }
 
+/**
+ * The optimizer's isl quota for `model`. Optional, like DeLICM: at most half of what the budget
+ * has left, so the check and the AST still fit; and at most --schedule-max-operations.
+ */
+export function scheduleQuota(model: ScopModel, s: ScheduleSettings): number {
+  const left = model.budget.remaining;
+  const share = left === Infinity ? 0 : Math.max(1, Math.floor(left / 2));
+  return s.maxOperations === 0 ? share : share === 0 ? s.maxOperations : Math.min(s.maxOperations, share);
+}
+
 /** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */
 export function scheduleDecision(model: ScopModel, interchange: InterchangePlan | undefined, s: ScheduleSettings): ScheduleDecision {
   if (model.budget.exhaustedBy) return { schedule: undefined, why: `the original order is kept: ${model.budget.reason()}`, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
-  // Optional, like DeLICM: at most half of what the budget has left, so the check and the AST still fit.
-  const left = model.budget.remaining;
-  const share = left === Infinity ? 0 : Math.max(1, Math.floor(left / 2));
-  const limit = s.maxOperations === 0 ? share : share === 0 ? s.maxOperations : Math.min(s.maxOperations, share);
+  const limit = scheduleQuota(model, s);
   return optimizeOrKeep(model, () =>
     model.budget.run(model.ctx, 'schedule', limit, () => {
       // Stencils first: isl's scheduler would spend its quota on them and refuse the skew it finds.

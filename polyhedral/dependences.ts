@@ -15,7 +15,7 @@
 // different iterations (see `conflictsOf`). So the parallel loops come from those
 // conflicts and the (cheap, exact) scalar flow, and the six exact relations and what
 // each loop carries are computed when first asked for (printers, tests).
-import { type Ctx, DimType, Map as IslMap, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
+import { type Ctx, DimType, IslQuotaError, Map as IslMap, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 import type { DependencePair, Dependences, ScopStatementModel } from './model';
 
@@ -71,7 +71,19 @@ export function computeDependences(ctx: Ctx, input: DependenceInput): Dependence
 
   let exact: ExactDependences | undefined;
   const run = input.later ?? (<T>(fn: () => T): T => fn());
-  const exactly = (): ExactDependences => (exact ??= run(() => ctx.scope(() => exactDependences(ctx, input, array, scalar, scalarFlow))));
+  // isl counts the same operations every time: once the dataflow ran out of a quota, asking again
+  // with no more room fails the same way, so it fails at once instead of spending it again.
+  let gaveUp: { error: IslQuotaError; room: number } | undefined;
+  const exactly = (): ExactDependences => (exact ??= run(() => {
+    const room = ctx.maxOperations === 0 ? Infinity : ctx.maxOperations - ctx.operations;
+    if (gaveUp !== undefined && room <= gaveUp.room) throw gaveUp.error;
+    try {
+      return ctx.scope(() => exactDependences(ctx, input, array, scalar, scalarFlow));
+    } catch (e) {
+      if (e instanceof IslQuotaError) gaveUp = { error: e, room };
+      throw e;
+    }
+  }));
   return {
     get raw() {
       return exactly().raw;

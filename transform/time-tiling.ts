@@ -211,17 +211,26 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
   });
 }
 
+/** Why `model`'s loops are not a time loop around space loops, from its loops alone (no isl); undefined when they are. */
+export function notStencilShaped(model: ScopModel): string | undefined {
+  const looped = model.statements.filter((st) => st.loops.length > 0);
+  if (looped.length === 0) return 'no loop';
+  const time = looped[0]!.loops[0]!;
+  if (looped.some((st) => st.loops[0] !== time)) return 'the statements share no outermost loop';
+  if (Math.max(...looped.map((st) => st.loops.length - 1)) === 0) return 'no loop inside the outermost one';
+  return undefined;
+}
+
 /**
  * Why `model` is not an iterative stencil time tiling could take (the checks before any
  * dependence is looked at), or undefined when it is one.
  */
 export function notAStencil(model: ScopModel): string | undefined {
+  const shape = notStencilShaped(model);
+  if (shape !== undefined) return shape;
   const looped = model.statements.filter((st) => st.loops.length > 0);
-  if (looped.length === 0) return 'no loop';
   const time = looped[0]!.loops[0]!;
-  if (looped.some((st) => st.loops[0] !== time)) return 'the statements share no outermost loop';
   const space = Math.max(...looped.map((st) => st.loops.length - 1));
-  if (space === 0) return 'no loop inside the outermost one';
   const carried = model.dependences.carried.get(time) ?? [];
   if (!carried.some((k) => k.startsWith('RAW (array)'))) return 'the outermost loop carries no flow of array values: no reuse across its iterations';
   if (space === 1) return 'one space dimension: a time step touches vectors, which stay in the caches across time steps';
