@@ -35,7 +35,7 @@ export const matmulOption: PassOption = {
 };
 export const matmulPackOption: PassOption = {
   name: 'matmul-pack',
-  description: 'on the matmul path, copy each Nc x Kc block of an operand read across rows along the vectorized j (syrk\'s and syr2k\'s A[j][k]) into a buffer read stride 1 (default true; transform/matmul.ts, codegen/packing.ts)',
+  description: 'on the matmul path, copy each Nc x Kc block of an operand read across rows along the vectorized j (syrk\'s and syr2k\'s A[j][k]) into a buffer read stride 1 (default false: the buffer is one static global, which two threads running the same fast path at once would share; transform/matmul.ts, codegen/packing.ts)',
 };
 export const l1CacheOption: PassOption = {
   name: 'l1-cache-size',
@@ -84,7 +84,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     tile: booleanOption(ctx, tileOption, true),
     registerTile: booleanOption(ctx, registerTileOption, false),
     matmul: booleanOption(ctx, matmulOption, true),
-    pack: booleanOption(ctx, matmulPackOption, true),
+    pack: booleanOption(ctx, matmulPackOption, false),
     tileSizes: sizes,
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },
     vectorBytes: vectorBytesOf(module as never),

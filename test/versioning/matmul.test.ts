@@ -182,8 +182,8 @@ describe('end to end', () => {
   test.each([
     [[50, 53, 300], false],
     [[41, 50, 131], true],
-  ])('gemm %p (transposed: %p): the micro-kernel, B[j][k] packed (B[k][j] read in place), bit for bit clang -O3\'s output', async (sizes, transposed) => {
-    const { exe, reference, schedules } = await gemmAt(sizes, transposed);
+  ])('gemm %p (transposed: %p) with --matmul-pack: the micro-kernel, B[j][k] packed (B[k][j] read in place), bit for bit clang -O3\'s output', async (sizes, transposed) => {
+    const { exe, reference, schedules } = await gemmAt(sizes, transposed, ['--matmul-pack']);
     expect(schedules).toHaveLength(1);
     expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: transposed ? [expect.any(String)] : [] }] });
     expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
@@ -251,7 +251,7 @@ int main(void) {
 
 describe('packing', () => {
   // A triangle of partial micro-tiles and two Kc blocks of k, the last partial.
-  test('syrk 61 x 150: A[j][k] copied into a [k][j] buffer per block, the micro-kernel reads it, bit for bit clang -O3\'s output; --matmul-pack=false reads A in place', async () => {
+  test('syrk 61 x 150 with --matmul-pack: A[j][k] copied into a [k][j] buffer per block, the micro-kernel reads it, bit for bit clang -O3\'s output; --matmul-pack=false reads A in place', async () => {
     const source = path.join(work, 'syrk.c');
     fs.writeFileSync(source, SYRK);
     const defines = ['-DN=61', '-DM=150'];
@@ -259,7 +259,7 @@ describe('packing', () => {
     const reference = path.join(work, 'syrk-clang');
     runOk('clang-14', ['-O3', '-march=skylake-avx512', ...defines, source, '-o', reference]);
     const expected = runOk(reference, []).toString();
-    const packed = await optimize(bitcode, 'kernel_syrk');
+    const packed = await optimize(bitcode, 'kernel_syrk', ['--matmul-pack']);
     expect(packed.schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], packed: [expect.any(String)] }] });
     const ir = disassemble(packed.out);
     // The buffer, 61 x 150 doubles, stored to by the copy and loaded from by the micro-kernel.
