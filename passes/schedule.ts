@@ -147,7 +147,7 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     fused: used && d.fused,
     skewed: used && d.skewed,
     timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}) } : false,
-    // false, or per statement on BLIS's path: its micro-tile and blocks, and what was packed (nothing yet)
+    // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none without --matmul-pack)
     matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
 }

@@ -195,11 +195,11 @@ export type MarkMembers = (node: ScheduleNode, marks: readonly string[]) => Sche
  * Inserts at `at` the BLIS structure for a permutable band `mupa` of one matmul statement whose
  * members run along the statement's dimensions `along` (member m moves dimension along[m]);
  * returns the node below the micro-kernel, where the band's child goes.
- * `markOf(members, level)`: the mark of a loop of the band's members at the tile or point level.
+ * `markOf(member, level)`: the mark of a member of the band at the tile or point level.
  */
 export function insertMatmulBands(
   model: ScopModel, at: ScheduleNode, mupa: MultiUnionPwAff, along: readonly number[], roles: MatmulRoles, sizes: MatmulSizes,
-  markOf: (member: number | readonly number[], level: 'tile' | 'point') => string, split: MarkMembers, packing: readonly PackedOperand[] = [],
+  markOf: (member: number, level: 'tile' | 'point') => string, split: MarkMembers, packing: readonly PackedOperand[] = [],
 ): ScheduleNode {
   const ctx = model.ctx;
   const domain = mupa.domain();

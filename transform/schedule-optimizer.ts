@@ -347,8 +347,8 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
     if (p.kind === 'band') {
       const mm = o.matmul && p.permutable ? matmulBand(model, p.mupa, o, matmul.reduce((n, m) => n + m.packing.length, 0)) : undefined;
       if (mm) {
-        const markOf = (m: number | readonly number[], level: 'tile' | 'point'): string =>
-          ([m].flat().every((x) => p.coincident[x]) ? (level === 'tile' ? parallelTileMark : parallelPointMark) : sequentialMark);
+        const markOf = (m: number, level: 'tile' | 'point'): string =>
+          (p.coincident[m] ? (level === 'tile' ? parallelTileMark : parallelPointMark) : sequentialMark);
         matmul.push(mm.info);
         tiled.push({ statements: [mm.info.statement], sizes: [mm.info.sizes.nc, mm.info.sizes.kc, mm.info.sizes.mc], why: `matrix multiplication: ${mm.info.sizes.why}` });
         return grow(insertMatmulBands(model, at, p.mupa, mm.along, mm.info.roles, mm.info.sizes, markOf, splitMarked, mm.info.packing), p.child);
