@@ -35,7 +35,7 @@ interface Env {
   strict: boolean;
   tsoptFlags: string[];
   clock: StageClock;
-  /** TSCC_SERVER=1: tsopt runs on the compile server when it can (cli/tsopt-server.ts). */
+  /** tsopt runs on the compile server when it can (cli/tsopt-server.ts); TSCC_SERVER=0 turns it off. */
   server: boolean;
 }
 
@@ -281,7 +281,7 @@ export function runFromProcess(): void {
       strict: process.env.TSCC_STRICT === '1',
       tsoptFlags: [...profile.tsoptFlags, ...splitTsoptFlags(process.env.TSOPT_FLAGS)],
       clock: new StageClock(process.env.TSCC_TIME_STAGES || undefined, startup),
-      server: process.env.TSCC_SERVER === '1',
+      server: process.env.TSCC_SERVER !== '0',
     };
     // Commands clang gets as given (links, -O0) must not see our profile flags either.
     status = run(profile.tsoptFlags.length > 0 ? argv : given, argv, env, invokedAs);

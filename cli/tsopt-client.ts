@@ -50,10 +50,13 @@ function talk(socket: string, request: ServerRequest): { reply?: ServerReply; er
   }
 }
 
-/** Starts a server in the background (it exits at once if another one holds the lock). */
+/**
+ * Starts a server in the background (it exits at once if another one holds the lock), in `/`:
+ * it outlives the build, whose directory may be removed (requests name their files absolutely).
+ */
 function startServer(env: NodeJS.ProcessEnv): void {
   try {
-    const child = spawn(process.execPath, [path.join(__dirname, 'tsopt-server.js')], { detached: true, stdio: 'ignore', env });
+    const child = spawn(process.execPath, [path.join(__dirname, 'tsopt-server.js')], { detached: true, stdio: 'ignore', env, cwd: '/' });
     child.on('error', () => undefined);
     child.unref();
   } catch {
