@@ -166,10 +166,6 @@ function serve(paths: ServerPaths): void {
         socket.end(`${JSON.stringify({ status: 1, stderr: '', serverError: 'bad request' })}\n`);
         return;
       }
-      if ('shutdown' in req) {
-        socket.end(`${JSON.stringify({ status: 0, stderr: '' })}\n`, stop);
-        return;
-      }
       pool.submit({ args: req.args, reply: (r) => socket.end(`${JSON.stringify(r)}\n`) });
       rearm();
     });
