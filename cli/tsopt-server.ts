@@ -1,4 +1,4 @@
-// The tsopt compile server (issue 16): `tscc` with TSCC_SERVER=1 hands each source's tsopt run
+// The tsopt compile server (issue 16): `tscc` (unless TSCC_SERVER=0) hands each source's tsopt run
 // to it instead of starting a Node process per file. Started on demand by tscc (detached), one
 // per user (an exclusive pid file is the lock; a dead owner's files are cleared), it runs up to
 // one request per core at once on a pool of child processes, each with tsopt loaded
