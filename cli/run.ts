@@ -124,7 +124,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
         if (e instanceof Error && e.name === 'IrParseError') throw new TsoptError(describeIrParseError(e));
         throw e;
       } finally {
-        input.bytes = input.text = undefined;
+        input.text = undefined;
       }
     });
     // One budget for the module, spent by the report's models and the passes alike.
@@ -152,10 +152,14 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const state = stage(`${s.name}: before opt`, () => s.before(held.module!, stageCtx));
       return state === undefined ? [] : [{ stage: s, state }];
     });
+    // A module no pass changed goes to opt as it was read, neither printed nor encoded: tsopt's
+    // output is the same either way (as with tscc's loop-free short way, cli/tscc-fast-path.ts).
+    const asRead = opts.postPipeline !== undefined && stages.length === 0 && pipeline.timings.every((t) => t.preserved === 'all') ? input.bytes : undefined;
+    input.bytes = undefined;
     // The analyses (which reach the module through their functions) and then the model are let go
     // once printed, and the printed text once encoded: opt's output may be parsed into a second model below.
     am.clear();
-    const printed: { text?: string } = { text: stage('printed', () => printModule(held.module!)) };
+    const printed: { text?: string } = { text: asRead ? undefined : stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
     const encode = (format: OutputFormat) => stage('verified and encoded', () => writeOutput(printed.text!, format, name));
     let out: Buffer;
@@ -166,7 +170,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       out = encode(opts.format);
       printed.text = undefined;
     } else {
-      const bitcode = encode('bc');
+      const bitcode = asRead ?? encode('bc');
       printed.text = undefined;
       const postStart = elapsedMs();
       // The vectorizers' remarks say, for the report, which loops opt vectorized.

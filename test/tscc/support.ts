@@ -16,7 +16,9 @@ export function tsccOnPath(extraEnv: NodeJS.ProcessEnv = {}): TsccOnPath {
     fs.writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'bin', `${name}.js`)}" "$@"\n`);
     fs.chmodSync(wrapper, 0o755);
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ...extraEnv };
+  // No compile server unless a test asks for one (test/tscc/server.test.ts): each tsopt run is then
+  // its own process, whose stages and stderr a test can read, and no server outlives the tests.
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, TSCC_SERVER: '0', ...extraEnv };
   delete env.TSOPT_FLAGS;
   delete env.TSCC_STRICT;
   return { bin, env: { ...env, ...extraEnv } };
