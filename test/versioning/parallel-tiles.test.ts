@@ -3,10 +3,11 @@
 // the loop marks (transform/schedule-optimizer.ts: tile loops may, point loops never). What the
 // test pins:
 //   tscc -O3 -fopenmp omp-tiles.c   (TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats
-//                                    --time-tile-sizes=4,8,16 --time-tile-wavefront, fixed caches)
+//                                    --time-tile-sizes=4,8,16, fixed caches; wavefronts by default)
 // prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads; the matrix product
 // of constant sizes takes the matmul path and forks at its jr loops (the micro-panels of C), not
-// inside the micro-kernel, whose outlined copy is compiled for the caller's target; its two calls from the program's own parallel region fork nothing;
+// inside the micro-kernel, whose outlined copy is compiled for the caller's target; its two
+// calls from the program's own parallel region fork nothing;
 // the Jacobi stencil is time-tiled, its tiles in wavefronts, and forks once per wavefront.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -17,7 +18,8 @@ import { runOk, tempDir } from '../support/tools';
 const work = tempDir('tsopt-parallel-tiles-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 const source = path.join(__dirname, 'fixtures', 'omp-tiles.c');
-const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16 --time-tile-wavefront';
+// No --time-tile-wavefront: with --parallel, time tiles run in wavefronts by default.
+const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16';
 
 interface Scop { location: string; ompParallelLoops?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
 type Report = { functions: { name: string; scops: Scop[] }[] };
