@@ -10,6 +10,7 @@ import { machineCaches, vectorBytesOf } from '../transform/tile-sizes';
 import { timeTile } from '../transform/time-tiling';
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
+import { parallelOption } from './parallel-option';
 import { maxOperationsOption, printerPass, scopMaxOperationsOption } from './scop-passes';
 import { interchangePlansFor, sourceFor } from './scop-sources';
 
@@ -60,7 +61,7 @@ export const timeTileSizesOption: PassOption = {
 };
 export const timeTileWavefrontOption: PassOption = {
   name: 'time-tile-wavefront',
-  description: 'run a stencil\'s time tiles (constant sizes) in wavefronts, the tiles of one wavefront on OpenMP\'s threads with --parallel (transform/wavefront.ts; default false: one thread ran jacobi-2d in wavefront order with 1.37x the CPU time)',
+  description: 'run a stencil\'s time tiles (constant sizes) in wavefronts, the tiles of one wavefront on OpenMP\'s threads with --parallel (transform/wavefront.ts; default: as --parallel, so tscc -fopenmp; without threads one thread ran jacobi-2d in wavefront order with 1.37x the CPU time)',
 };
 
 export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption];
@@ -91,7 +92,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     maxOperations: nonNegativeIntegerOption(ctx, scheduleMaxOperationsOption, 1_000_000),
     timeTile: booleanOption(ctx, timeTileOption, true),
     timeTileSizes: sizesOption(ctx, timeTileSizesOption),
-    timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, false),
+    timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, booleanOption(ctx, parallelOption, false)),
   };
 }
 

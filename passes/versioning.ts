@@ -21,6 +21,7 @@ import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 import { moduleBudgetOptions } from './module-budget-options';
+import { parallelOption } from './parallel-option';
 import { scheduleDecision, scheduleOptions, scheduleReport, scheduleSettingsFrom, type ScheduleSettings } from './schedule';
 
 export const rtcStatsOption: PassOption = {
@@ -42,10 +43,6 @@ export const interchangeOption: PassOption = {
 export const rtcCheckFunctionsOption: PassOption = {
   name: 'rtc-check-functions',
   description: 'compute each run-time check in a noinline function of its own (tsopt.check.<function>.scopN), so what the check executes can be counted in the final code (bench/check-cost.ts); costs a call per check',
-};
-export const parallelOption: PassOption = {
-  name: 'parallel',
-  description: 'run the outermost loops of each fast path that carry no dependence on the threads of the OpenMP runtime (GOMP_parallel; link with -fopenmp; the thread count from OMP_NUM_THREADS); serially inside a parallel region or below --parallel-min-work (default false)',
 };
 export const parallelMinWorkOption: PassOption = {
   name: 'parallel-min-work',

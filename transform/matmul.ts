@@ -217,10 +217,9 @@ export function insertMatmulBands(
   // generates the micro-kernel below knowing it runs Mr x Nr points.
   node = node.insertPartialSchedule(micro.tile).bandSetPermutable(1);
   node = node.bandSetAstBuildOptions(fullMicroTiles(model, node, micro.point, sizes));
-  // Not run on threads, though jr's micro-panels of C are independent: with -fopenmp the
-  // micro-kernel in the outlined function ran 2mm and gemm 2.3-2.8x slower on two threads than
-  // on one (a team per kc block; quiet machine), so these loops keep k's sequential tile mark.
-  node = node.insertMark(ctx.id(markOf(mk, 'tile'))).child(0).child(0);
+  // jr's micro-panels of C are independent: with --parallel, the threads share them out (a team
+  // per kc block when jc and ic run once), each micro-panel's k sum staying on one thread.
+  node = node.insertMark(ctx.id(markOf(mj, 'tile'))).child(0).child(0);
   // The micro-kernel: k, i (unrolled), j innermost, one band each under its mark.
   const point = (m: number): MultiUnionPwAff => MultiUnionPwAff.fromUnionPwAff(micro.point.getAt(m));
   node = node.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);
