@@ -176,9 +176,13 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     const tuple = `ErrorEdge${k}[${counters(e.loops.length)}]`;
     const box = boxText(tr, e.loops);
     const found: RangeCheck[] = [...tr.lastChecks];
-    const conditions = dnfText(tr, e.domain, found);
+    const conditionChecks: RangeCheck[] = [];
+    const conditions = dnfText(tr, e.domain, conditionChecks);
     const where = `{ ${tuple} : ${conditions === undefined ? box : `${box} and (${conditions})`} }`;
     addChecks(tuple, where, found);
+    // The comparisons' own checks (an unsigned one's operands read as signed) must hold wherever
+    // the branch may run, not only where it would take the edge: over the loops' whole box.
+    addChecks(tuple, `{ ${tuple} : ${box} }`, conditionChecks);
     addViolation(tuple, where, 'true', 'error-block');
   });
 
