@@ -130,9 +130,11 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     });
     // Checked accessors called in loops are inlined first (passes/checked-accessors.ts); not for
     // the identity pipeline.
+    let inlinedAccessors = 0;
     if (opts.passes !== IDENTITY_PIPELINE) {
       const inlined = stage('inline checked accessors', () => inlineCheckedAccessors(held.module!, { options: opts.passOptions }, name), (r) => ({ inlined: r.inlined.length }));
       held.module = inlined.module;
+      inlinedAccessors = inlined.inlined.length;
       if (inlined.inlined.length > 0) log.info({ inlined: inlined.inlined }, `inlined ${inlined.inlined.length} checked accessor(s) called in loops`);
     }
     // One budget for the module, spent by the report's models and the passes alike.
@@ -148,6 +150,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       verifyEach: opts.verifyEach,
       verify: (m) => verifyText(printModule(m)),
     });
+    if (inlinedAccessors > 0) pipeline.stats.set('inline-checked-accessors.inlined', inlinedAccessors);
     const budgetUsed = moduleBudget.summary();
     if (budgetUsed.untouchedScops > 0) {
       pipeline.stats.set('module-budget.untouched-scops', budgetUsed.untouchedScops);

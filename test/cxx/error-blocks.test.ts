@@ -14,7 +14,7 @@ const work = tempDir('tsopt-cxx-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 interface ReportScop { location: string; statements: number; runtimeCheck: string; errorBlocks?: string[]; versioned?: boolean }
-interface Report { functions: { name: string; scops: ReportScop[] }[] }
+interface Report { functions: { name: string; scops: ReportScop[] }[]; pipeline: { stats: Record<string, number> } }
 
 interface Built { exe: string; reference: string; report: Report }
 
@@ -104,6 +104,8 @@ test('a checked accessor -O3 leaves out of line (it prints and throws, as uBLAS\
   expect(detection(['--inline-checked-accessors=false'])).toMatch(/reject function-call at _Z5scaleR5ArrayS0_dm:%[0-9]+: call to @_ZN5ArrayixEm/);
   const fns = ['_Z5scaleR5ArrayS0_dm', '_Z6smoothR5ArrayS0_m'];
   const b = build('checked-printing-accessor');
+  // The report's statistics count the accessors inlined (Array::operator[]).
+  expect(b.report.pipeline.stats['inline-checked-accessors.inlined']).toBe(1);
   for (const fn of fns) {
     const scop = kernelScop(b, fn);
     expect(scop.versioned).toBe(true);
