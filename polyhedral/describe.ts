@@ -179,10 +179,10 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     const conditionChecks: RangeCheck[] = [];
     const conditions = dnfText(tr, e.domain, conditionChecks);
     const where = `{ ${tuple} : ${conditions === undefined ? box : `${box} and (${conditions})`} }`;
-    addChecks(tuple, where, found);
-    // The comparisons' own checks (an unsigned one's operands read as signed) must hold wherever
-    // the branch may run, not only where it would take the edge: over the loops' whole box.
-    addChecks(tuple, `{ ${tuple} : ${box} }`, conditionChecks);
+    addChecks(tuple, where, [...found, ...conditionChecks.filter((c) => c.kind !== 'unsigned')]);
+    // An unsigned comparison's operands are read as signed values: that must hold wherever the
+    // branch may run, not only where it would take the edge, so over the loops' whole box.
+    addChecks(tuple, `{ ${tuple} : ${box} }`, conditionChecks.filter((c) => c.kind === 'unsigned'));
     addViolation(tuple, where, 'true', 'error-block');
   });
 

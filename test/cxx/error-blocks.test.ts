@@ -123,4 +123,7 @@ test('a checked accessor -O3 leaves out of line (it prints and throws, as uBLAS\
   expect(reference.stdout.toString()).toContain('caught: bad index');
   expect(reference.stderr.toString()).toContain('Check failed in file');
   expect(runBoth(b, ['1000', '900'], fns[0]!)[0]).toMatch(/ fast=0 slow=1 error-block-failed=1 /);
+  // A size past 2^63 (negative read as signed): the unsigned check `i < size` cannot be read as a
+  // signed one, so the original code runs (and throws nowhere, as in clang's build).
+  expect(runBoth(b, ['5', '18446744073709551615'], fns[0]!)[0]).toMatch(/ fast=0 slow=3 error-block-failed=3 /);
 }, 180_000);
