@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import { parseModule, printModule, type Module } from '../ir';
 import { readInput, runOptPipeline, verifyText, writeOutput, type OptRemark, type OutputFormat } from '../ir/gateway';
 import type { PassContext } from '../passes/pass';
-import { parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
+import { IDENTITY_PIPELINE, parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
 import { afterOptStages, passRegistry } from '../passes/registry';
 import { TsoptError } from '../ir/errors';
 import { prepareFile, type PreparedFile } from './atomic-write';
@@ -14,6 +14,7 @@ import { AnalysisManager } from '../analysis/analysis-manager';
 import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './pipeline-report';
 import { fastPathVectorization, type FastPathVectorization } from '../passes/vectorized';
 import { moduleBudgetFrom } from '../passes/module-budget-options';
+import { inlineCheckedAccessors } from '../passes/checked-accessors';
 import { withProfilePasses } from '../passes/profile';
 import { cpuMsNow, roundMs, startupCpuMs } from './cpu-clock';
 
@@ -127,6 +128,15 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
         input.text = undefined;
       }
     });
+    // Checked accessors called in loops are inlined first (passes/checked-accessors.ts); not for
+    // the identity pipeline.
+    let inlinedAccessors = 0;
+    if (opts.passes !== IDENTITY_PIPELINE) {
+      const inlined = stage('inline checked accessors', () => inlineCheckedAccessors(held.module!, { options: opts.passOptions }, name), (r) => ({ inlined: r.inlined.length }));
+      held.module = inlined.module;
+      inlinedAccessors = inlined.inlined.length;
+      if (inlined.inlined.length > 0) log.info({ inlined: inlined.inlined }, `inlined ${inlined.inlined.length} checked accessor(s) called in loops`);
+    }
     // One budget for the module, spent by the report's models and the passes alike.
     const moduleBudget = moduleBudgetFrom(opts.passOptions);
     const inputReport = opts.report
@@ -140,6 +150,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       verifyEach: opts.verifyEach,
       verify: (m) => verifyText(printModule(m)),
     });
+    if (inlinedAccessors > 0) pipeline.stats.set('inline-checked-accessors.inlined', inlinedAccessors);
     const budgetUsed = moduleBudget.summary();
     if (budgetUsed.untouchedScops > 0) {
       pipeline.stats.set('module-budget.untouched-scops', budgetUsed.untouchedScops);
