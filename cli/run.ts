@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import { parseModule, printModule, type Module } from '../ir';
 import { readInput, runOptPipeline, verifyText, writeOutput, type OptRemark, type OutputFormat } from '../ir/gateway';
+import { optTargetArgs } from '../ir/opt-target';
 import type { PassContext } from '../passes/pass';
 import { IDENTITY_PIPELINE, parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
 import { afterOptStages, passRegistry } from '../passes/registry';
@@ -172,6 +173,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     am.clear();
     const printed: { text?: string } = { text: asRead ? undefined : stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
+    const optTarget = optTargetArgs(printed.text!);
     const encode = (format: OutputFormat) => stage('verified and encoded', () => writeOutput(printed.text!, format, name));
     let out: Buffer;
     let postMs: number | undefined;
@@ -188,7 +190,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
       // With stages to run, opt writes text: its output is read back and decided on.
       const postFormat = stages.length > 0 ? 'll' : opts.format;
-      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, postFormat, remarks));
+      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, postFormat, remarks, optTarget));
       if ((opts.report && versioned) || stages.length > 0) {
         // Which fast paths opt vectorized, from the markers in its output (passes/vectorized.ts).
         const optOut: { module?: Module } = {};
@@ -202,7 +204,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
           out = encode(cleanups.length > 0 ? 'bc' : opts.format);
           printed.text = undefined;
           cleanups.forEach((s, k) => {
-            out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(out, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc'));
+            out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(out, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc', undefined, optTarget));
           });
         }
       }
