@@ -118,6 +118,9 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       () => readInput(input.bytes!, name, (w) => log.warn({ input: name }, `LLVM: ${w}`)),
       (t) => ({ bytes: input.bytes!.length, chars: t.length }),
     );
+    // The target opt-14 must cost code for, read while the text is at hand: a module no pass
+    // changed goes to opt as read, never printed (below).
+    const optTarget = optTargetArgs(input.text);
     const held: { module?: Module } = {};
     held.module = stage('parsed', () => {
       try {
@@ -173,7 +176,6 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     am.clear();
     const printed: { text?: string } = { text: asRead ? undefined : stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
-    const optTarget = optTargetArgs(printed.text!);
     const encode = (format: OutputFormat) => stage('verified and encoded', () => writeOutput(printed.text!, format, name));
     let out: Buffer;
     let postMs: number | undefined;

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { POST_PIPELINE } from '../../cli/post-pipeline';
 import { compileToIr, disassemble, runOk, tempDir } from '../support/tools';
 import { tsopt } from './tsopt-binary';
+import { optTargetArgs } from '../../ir/opt-target';
 
 const FRONT_END = ['-O3', '-fno-vectorize', '-fno-slp-vectorize'];
 
@@ -56,11 +57,13 @@ function throughTsopt(name: string, source: string, extra: readonly string[] = [
   return { stages, out: fs.readFileSync(out), ir };
 }
 
-/** The old way: tsopt's own print and encode (no post pipeline), then the post pipeline. */
+/** The old way: tsopt's own print and encode (no post pipeline), then the post pipeline for clang's target (ir/opt-target.ts). */
 function printedThenOpt(ir: Buffer): Buffer {
   const noPost = tsopt(['-', '-o', '-', '--no-post', '--verify-each'], ir);
   expect(noPost.status).toBe(0);
-  return runOk('opt-14', [`-passes=${POST_PIPELINE}`, '-', '-o', '-'], noPost.stdout);
+  const target = optTargetArgs(ir.toString());
+  expect(target).toEqual(['-relocation-model=pic']);
+  return runOk('opt-14', [...target, `-passes=${POST_PIPELINE}`, '-', '-o', '-'], noPost.stdout);
 }
 
 const withoutModuleId = (text: string): string => text.replace(/^; ModuleID = .*\n/, '');
