@@ -20,7 +20,7 @@
 // statement copies the block's elements into a buffer laid out [k][j] (codegen/packing.ts),
 // and the micro-kernel reads the buffer, stride 1 along j. Packing only copies values the SCoP
 // never writes, so results stay bit for bit. Operands already stride 1 along j are read in place.
-import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, type UnionSet } from 'isl-wasm';
+import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, UnionSetList, type UnionSet } from 'isl-wasm';
 import { stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
@@ -35,12 +35,14 @@ export interface MatmulRoles {
 
 /**
  * Why the matmul path does not apply to `model`, if it does not: its sizes are parameters (VLA
- * code, sizes read at run time). isl's AST of the isolated micro-tiles then runs over the
- * codegen quota (gemm of test/kernels: over 1,000,000 operations), and without isolating them
- * the guarded micro-kernel ran gemm 1000x1100x1200 in 0.38 s against 0.20 s for the generic tiling.
+ * code, sizes read at run time) and `parametric` (--matmul-parametric) is off. On parametric
+ * sizes the full micro-tiles are a filter of their own (insertMatmulBands), within the codegen
+ * quota, but opt then keeps C's micro-tile in memory: with a row length known only at run time,
+ * alias analysis cannot tell the micro-tile's rows apart, so LICM does not hold them in registers
+ * across k (gemm 1000x1100x1200 of test/kernels: 0.33 s against 0.22 s for the generic tiling).
  */
-export function matmulRefused(model: ScopModel): string | undefined {
-  return model.context.dim(DimType.param) > 0 ? 'parametric sizes' : undefined;
+export function matmulRefused(model: ScopModel, parametric: boolean): string | undefined {
+  return model.context.dim(DimType.param) > 0 && !parametric ? 'parametric sizes' : undefined;
 }
 
 /** The BLIS sizes: micro-tile Mr x Nr, blocks Mc x Kc of A and Kc x Nc of B. */
@@ -213,20 +215,37 @@ export function insertMatmulBands(
   node = split(node, [markOf(mj, 'tile'), markOf(mk, 'tile'), markOf(mi, 'tile')]);
   // The copy statements before ic's mark: per jc, kc block, the block's elements they read.
   for (const p of packing) node = packBefore(model, node.parent().parent(), p).child(0).child(0);
-  // jr, ir (and k's single tile) as one band, so that isolating the full micro-tiles there
-  // generates the micro-kernel below knowing it runs Mr x Nr points.
-  node = node.insertPartialSchedule(micro.tile).bandSetPermutable(1);
-  node = node.bandSetAstBuildOptions(fullMicroTiles(model, node, micro.point, sizes));
+  // jr, ir (and k's single tile) as one band over the micro-tiles, the micro-kernel below.
+  const microTiles = (below: ScheduleNode): ScheduleNode => below.insertPartialSchedule(micro.tile).bandSetPermutable(1);
+  const point = (m: number): MultiUnionPwAff => MultiUnionPwAff.fromUnionPwAff(micro.point.getAt(m));
   // Not run on threads, though jr's micro-panels of C are independent: with -fopenmp the
   // micro-kernel in the outlined function ran 2mm and gemm 2.3-2.8x slower on two threads than
   // on one (a team per kc block; quiet machine), so these loops keep k's sequential tile mark.
-  node = node.insertMark(ctx.id(markOf(mk, 'tile'))).child(0).child(0);
-  // The micro-kernel: k, i (unrolled), j innermost, one band each under its mark.
-  const point = (m: number): MultiUnionPwAff => MultiUnionPwAff.fromUnionPwAff(micro.point.getAt(m));
-  node = node.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);
-  node = node.insertMark(ctx.id(markOf(mi, 'point'))).child(0).insertPartialSchedule(point(1));
-  node = node.bandMemberSetAstLoopType(0, AstLoopType.unroll).child(0);
-  return node.insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
+  // The micro-kernel: k, i (unrolled in full micro-tiles), j innermost, one band each under its mark.
+  const microKernel = (band: ScheduleNode, full: boolean): ScheduleNode => {
+    let n = band.insertMark(ctx.id(markOf(mk, 'tile'))).child(0).child(0);
+    n = n.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);
+    n = n.insertMark(ctx.id(markOf(mi, 'point'))).child(0).insertPartialSchedule(point(1));
+    if (full) n = n.bandMemberSetAstLoopType(0, AstLoopType.unroll);
+    return n.child(0).insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
+  };
+  if (model.context.dim(DimType.param) === 0) {
+    // Isolating the full micro-tiles generates the micro-kernel knowing it runs Mr x Nr points.
+    node = microTiles(node);
+    return microKernel(node.bandSetAstBuildOptions(fullMicroTiles(model, node, micro.point, sizes)), true);
+  }
+  // Parametric sizes: isl's AST of the isolated micro-tiles ran over the codegen quota (gemm of
+  // test/kernels: 1.08M operations, its i copies guarded in the partial tiles), so the full
+  // micro-tiles and the others are two filters of a sequence, each with its own bands, and only
+  // the full ones unroll i. Running them one after the other is legal: distinct micro-tiles write
+  // distinct elements of C, and each element's k loop runs in order within its kc block.
+  const full = fullMicroTileInstances(model, permuted(mupa, [mj, mk, mi]), sizes);
+  const partial = model.domains.intersect(domain).subtract(full);
+  node = node.insertSequence(UnionSetList.fromUnionSet(full).add(partial));
+  const depth = node.getTreeDepth();
+  node = microKernel(microTiles(node.child(0).child(0)), true);
+  while (node.getTreeDepth() > depth) node = node.parent();
+  return microKernel(microTiles(node.child(1).child(0)), false);
 }
 
 /**
@@ -257,6 +276,25 @@ function fullMicroTiles(model: ScopModel, band: ScheduleNode, points: MultiUnion
   const at = (condition: string): UnionSet => where.intersectDomain(place.intersectRange(ctx.unionSet(`{ [j, i, k] : ${condition} }`)).domain()).range();
   const full = at('i = 0 and j = 0').intersect(at(`i = ${sizes.mr - 1} and j = ${sizes.nr - 1}`)).coalesce();
   return full.asSet().setTupleName('isolate').toUnionSet();
+}
+
+/**
+ * The instances of the matmul statement in full micro-tiles, for parametric sizes. `jki`: the
+ * band's schedule in the blocks' order [j, k, i]. The blocks and micro-tiles tile j and i from 0
+ * and Nc, Mc are multiples of Nr, Mr, so an instance's micro-tile starts at j0 = Nr floor(j / Nr)
+ * and i0 = Mr floor(i / Mr); it is full when its four corners are among the (j, i) pairs the
+ * statement runs (for a convex set of pairs, all of it: a rectangle, syrk's triangle).
+ */
+function fullMicroTileInstances(model: ScopModel, jki: MultiUnionPwAff, sizes: MatmulSizes): UnionSet {
+  const ctx = model.ctx;
+  const schedule = UnionMap.fromMultiUnionPwAff(jki).intersectDomain(model.domains.intersect(jki.domain()));
+  // [params] -> { [j, i] }: the (j, i) pairs some instance runs
+  const pairs = schedule.range().asSet().projectOut(DimType.set, 1, 1).intersectParams(model.context).coalesce();
+  const { nr, mr } = sizes;
+  const corner = (dj: number, di: number) =>
+    ctx.map(`{ [j, k, i] -> [${nr} * floor(j / ${nr}) + ${dj}, ${mr} * floor(i / ${mr}) + ${di}] }`).intersectRange(pairs).domain();
+  const inFull = [[0, 0], [0, mr - 1], [nr - 1, 0], [nr - 1, mr - 1]].map(([dj, di]) => corner(dj!, di!)).reduce((a, b) => a.intersect(b)).coalesce();
+  return schedule.intersectRange(inFull.toUnionSet()).domain().coalesce();
 }
 
 type Band = Extract<Plan, { kind: 'band' }>;

@@ -284,6 +284,25 @@ int main(void) {
 }
 `;
 
+describe('parametric sizes', () => {
+  // The full micro-tiles a filter of their own: the AST within the codegen quota (the isolated
+  // micro-tiles took 1.08M operations); partial micro-tiles along i, j and k at 37 x 53 x 131.
+  test('gemm of test/kernels with --matmul-parametric: the matmul path within the codegen quota, bit for bit clang -O3\'s output at sizes not multiples of the tiles', async () => {
+    const source = path.join(kernelsDir, 'gemm.c');
+    const { out, schedules, scops } = await optimize(compileToIr(source, [...IR_FLAGS, `-I${kernelsDir}`]), 'kernel_gemm', ['--matmul-parametric']);
+    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: [] }] });
+    expect(scops[0]!.islOperationsBySteps['check and AST']).toBeLessThan(1_000_000);
+    // The full micro-tiles' kernel: 8 rows x 24 columns of fmuladds on vectors of 4 in one block.
+    expect(fmaBlocks(disassemble(out), 'kernel_gemm', 48).length).toBeGreaterThanOrEqual(1);
+    const exe = link(out, 'gemm-parametric');
+    const reference = path.join(work, 'gemm-parametric-clang');
+    runOk('clang-14', ['-O3', '-march=skylake-avx512', `-I${kernelsDir}`, source, '-o', reference, '-lm']);
+    for (const args of [['37', '53', '131'], ['20', '25', '30'], ['250', '211', '300']]) {
+      expect(runOk(exe, args).toString()).toBe(runOk(reference, args).toString());
+    }
+  }, 240_000);
+});
+
 describe('packing', () => {
   // A triangle of partial micro-tiles and two Kc blocks of k, the last partial.
   test('syrk 61 x 150: A[j][k] copied into a [k][j] buffer malloc\'d per run and freed, the micro-kernel reads it, bit for bit clang -O3\'s output; --matmul-pack=false reads A in place', async () => {
