@@ -42,7 +42,7 @@ export function planPacking(model: ScopModel, operands: readonly PackedOperand[]
     const xs = st.loops.map((_, k) => `x${k}`);
     const [j, k] = [counterName(0), counterName(1)];
     // [j, k] -> { [] -> S[x..] : x_j = j and x_k = k }: the instances reading the element of (j, k)
-    const instances = ctx.map(`[${j}, ${k}] -> { [] -> ${st.name}[${xs.join(', ')}] : x${operand.roles.j} = ${j} and x${operand.roles.k} = ${k} }`)
+    const instances = ctx.map(`[${j}, ${k}] -> { [] -> ${st.name}[${xs.join(', ')}] : x${operand.row} = ${j} and x${operand.roles.k} = ${k} }`)
       .intersectRange(st.domain.intersectParams(model.context));
     // [j, k] -> { [] -> MemRef_B[o..] }: one element (the read is invariant along i)
     const element = instances.applyRange(access.relation.intersectDomain(st.domain));
@@ -111,7 +111,7 @@ export function packingCodegen(module: Module, plans: readonly PackingPlan[], cx
     const size = allocSize(type);
     const o = p.operand;
     const perLine = Math.max(1, Math.floor(LINE / size));
-    const row = Math.ceil((o.jMax - o.jMin + 1) / perLine) * perLine;
+    const row = Math.ceil((o.rowMax - o.rowMin + 1) / perLine) * perLine;
     const offset = bytes;
     bytes += Math.ceil((row * (o.kMax - o.kMin + 1) * size) / LINE) * LINE;
     return { type, row, offset };
@@ -122,11 +122,11 @@ export function packingCodegen(module: Module, plans: readonly PackingPlan[], cx
   const skip = at.and(at.sub(constInt(i64, 0), at.cast('ptrtoint', raw, i64)), constInt(i64, LINE - 1));
   const base = at.gep(i8, raw, [skip], 'tsopt.pack');
   const buffers = layout.map((l) => at.bitcast(at.gep(i8, base, [constInt(i64, l.offset)]), pointerTo(l.type)));
-  // The buffer's element of (j, k): [k - kMin][j - jMin].
+  // The buffer's element of (row, k): [k - kMin][row - rowMin].
   const slot = (b: IrBuilder, n: number, j: Value, k: Value): Value => {
     const o = plans[n]!.operand;
     const row = b.mul(b.sub(k, constInt(i64, o.kMin)), constInt(i64, layout[n]!.row));
-    const offset = b.add(row, b.sub(j, constInt(i64, o.jMin)));
+    const offset = b.add(row, b.sub(j, constInt(i64, o.rowMin)));
     return b.gep(layout[n]!.type, buffers[n]!, [offset]);
   };
   return {
@@ -155,7 +155,7 @@ export function packingCodegen(module: Module, plans: readonly PackingPlan[], cx
       plans.forEach((p, n) => {
         if (p.statement !== st) return;
         const original = p.access.instruction!;
-        const load = b.load(original.type, slot(b, n, args[p.operand.roles.j]!, args[p.operand.roles.k]!));
+        const load = b.load(original.type, slot(b, n, args[p.operand.row]!, args[p.operand.roles.k]!));
         cx.decorate(load, p.access.array);
         loaded.set(original, load);
       });

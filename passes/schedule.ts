@@ -37,6 +37,10 @@ export const matmulPackOption: PassOption = {
   name: 'matmul-pack',
   description: 'on the matmul path, copy each Nc x Kc block of an operand read across rows along the vectorized j (syrk\'s and syr2k\'s A[j][k]) into a buffer read stride 1, allocated per run of the fast path and freed (default true; transform/matmul.ts, codegen/packing.ts)',
 };
+export const matmulPackAOption: PassOption = {
+  name: 'matmul-pack-a',
+  description: 'with --matmul-pack, also copy each Mc x Kc block of an A-like operand read across rows along the micro-kernel\'s unrolled i (gemm\'s A[i][k]) into a [k][i] buffer, so the micro-tile\'s rows of A share a line per k (default false; transform/matmul.ts, codegen/packing.ts)',
+};
 export const matmulParametricOption: PassOption = {
   name: 'matmul-parametric',
   description: 'take the matmul path also where the sizes are parameters (VLA code), its full micro-tiles a filter of their own (default false: opt then keeps C\'s micro-tile in memory, slower than the generic tiling; transform/matmul.ts)',
@@ -67,7 +71,7 @@ export const timeTileWavefrontOption: PassOption = {
   description: 'run a stencil\'s time tiles (constant sizes) in wavefronts, the tiles of one wavefront on OpenMP\'s threads with --parallel (transform/wavefront.ts; default false: one thread ran jacobi-2d in wavefront order with 1.37x the CPU time)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulParametricOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -89,6 +93,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     registerTile: booleanOption(ctx, registerTileOption, false),
     matmul: booleanOption(ctx, matmulOption, true),
     pack: booleanOption(ctx, matmulPackOption, true),
+    packA: booleanOption(ctx, matmulPackAOption, false),
     matmulParametric: booleanOption(ctx, matmulParametricOption, false),
     tileSizes: sizes,
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },

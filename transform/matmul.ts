@@ -69,26 +69,31 @@ export interface MatmulInfo {
 
 /** One packed read of a matmul statement: the copy statement the tree adds, and what it copies. */
 export interface PackedOperand {
-  /** The copy statement's tuple name in the schedule tree: Pack_<n>[j, k]. */
+  /** The copy statement's tuple name in the schedule tree: Pack_<n>[row, k]. */
   readonly pack: string;
+  /** B-like (invariant along i: copied per jc, kc block) or A-like (invariant along j: copied per jc, kc, ic block). */
+  readonly operand: 'A' | 'B';
+  /** The statement's dimension laid along the buffer's rows: j for a B-like operand, i for an A-like one. */
+  readonly row: number;
   /** The matmul statement's tuple name. */
   readonly statement: string;
   /** Index of the packed read in the statement's `accesses`. */
   readonly access: number;
   readonly roles: MatmulRoles;
-  /** The statement's j and k ranges (constants: the path takes constant sizes only). */
-  readonly jMin: number;
-  readonly jMax: number;
+  /** The statement's ranges of `row` and k (constants: packing takes constant sizes only). */
+  readonly rowMin: number;
+  readonly rowMax: number;
   readonly kMin: number;
   readonly kMax: number;
 }
 
 /**
  * The reads of `st` worth packing: B-like (invariant along i, moving along j and k) and not
- * stride 1 along j, of an array `st` does not write, loaded in the statement's own block,
- * over constant j and k ranges. `first`: the number to name the first copy statement by.
+ * stride 1 along j, and with `packA` A-like (invariant along j) and not stride 1 along i (the
+ * micro-kernel's Mr rows of A then share a line per k), of an array `st` does not write, loaded
+ * in the statement's own block, over constant ranges. `first`: the number to name the first copy statement by.
  */
-export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, first: number): PackedOperand[] {
+export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, first: number, packA = false): PackedOperand[] {
   // Only st runs below its band, where the copies are: an array st does not write keeps its values from the copy to the reads.
   const written = new Set(st.accesses.filter((a) => a.kind === 'write').map((a) => a.array));
   const domain = st.domain.intersectParams(model.context);
@@ -96,14 +101,18 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
     const v = max ? domain.dimMaxVal(dim) : domain.dimMinVal(dim);
     return v.isInt() ? v.getNumSi() : undefined;
   };
-  const [jMin, jMax, kMin, kMax] = [bound(roles.j, false), bound(roles.j, true), bound(roles.k, false), bound(roles.k, true)];
-  if (jMin === undefined || jMax === undefined || kMin === undefined || kMax === undefined) return [];
+  const [kMin, kMax] = [bound(roles.k, false), bound(roles.k, true)];
+  if (kMin === undefined || kMax === undefined) return [];
   const out: PackedOperand[] = [];
   st.accesses.forEach((a, n) => {
     if (a.kind !== 'read' || a.array.kind !== 'array' || a.scalar !== undefined || written.has(a.array)) return;
     if (a.instruction?.opcode !== 'load' || a.instruction.parent !== st.block) return;
-    if (stride(model, st, a, roles.i) !== 'invariant' || stride(model, st, a, roles.j) === 'unit') return;
-    out.push({ pack: `Pack_${first + out.length}`, statement: st.name, access: n, roles, jMin, jMax, kMin, kMax });
+    const bLike = stride(model, st, a, roles.i) === 'invariant';
+    if (!bLike && !(packA && stride(model, st, a, roles.j) === 'invariant')) return;
+    const row = bLike ? roles.j : roles.i;
+    const [rowMin, rowMax] = [bound(row, false), bound(row, true)];
+    if (rowMin === undefined || rowMax === undefined || stride(model, st, a, row) === 'unit') return;
+    out.push({ pack: `Pack_${first + out.length}`, operand: bLike ? 'B' : 'A', row, statement: st.name, access: n, roles, rowMin, rowMax, kMin, kMax });
   });
   return out;
 }
@@ -213,8 +222,10 @@ export function insertMatmulBands(
   const micro = tiled(model, domain, permuted(blocks.point, [0, 2, 1]), [sizes.nr, sizes.mr, sizes.kc]);
   let node = at.insertPartialSchedule(blocks.tile).bandSetPermutable(1);
   node = split(node, [markOf(mj, 'tile'), markOf(mk, 'tile'), markOf(mi, 'tile')]);
-  // The copy statements before ic's mark: per jc, kc block, the block's elements they read.
-  for (const p of packing) node = packBefore(model, node.parent().parent(), p).child(0).child(0);
+  // The copy statements of B-like operands before ic's mark: per jc, kc block, the block's
+  // elements they read; those of A-like operands below ic: per jc, kc, ic block.
+  for (const p of packing.filter((q) => q.operand === 'B')) node = packBefore(model, node.parent().parent(), p).child(0).child(0);
+  for (const p of packing.filter((q) => q.operand === 'A')) node = packBefore(model, node, p);
   // jr, ir (and k's single tile) as one band over the micro-tiles, the micro-kernel below.
   const microTiles = (below: ScheduleNode): ScheduleNode => below.insertPartialSchedule(micro.tile).bandSetPermutable(1);
   const point = (m: number): MultiUnionPwAff => MultiUnionPwAff.fromUnionPwAff(micro.point.getAt(m));
@@ -256,7 +267,7 @@ export function insertMatmulBands(
 function packBefore(model: ScopModel, at: ScheduleNode, p: PackedOperand): ScheduleNode {
   const st = model.statements.find((s) => s.name === p.statement)!;
   const xs = st.loops.map((_, k) => `x${k}`);
-  const toPack = model.ctx.unionMap(`{ ${st.name}[${xs.join(', ')}] -> ${p.pack}[x${p.roles.j}, x${p.roles.k}] }`);
+  const toPack = model.ctx.unionMap(`{ ${st.name}[${xs.join(', ')}] -> ${p.pack}[x${p.row}, x${p.roles.k}] }`);
   const extension = at.getPrefixScheduleUnionMap().intersectDomain(st.domain.toUnionSet()).reverse().applyRange(toPack).coalesce();
   return at.graftBefore(ScheduleNode.fromExtension(extension));
 }

@@ -51,6 +51,8 @@ export interface ScheduleOptions {
   readonly matmul: boolean;
   /** --matmul-pack: the matmul path packs operands read across rows along j (transform/matmul.ts). */
   readonly pack: boolean;
+  /** --matmul-pack-a: with packing, also A-like operands read across rows along i (transform/matmul.ts, packedOperands). */
+  readonly packA: boolean;
   /** --matmul-parametric: the matmul path also for parametric sizes (transform/matmul.ts, matmulRefused). */
   readonly matmulParametric: boolean;
 }
@@ -487,7 +489,7 @@ function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions,
   const roles = matmulRoles(model, st);
   if (!roles) return undefined;
   const elementBytes = Math.max(1, ...st.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array.elementBytes));
-  const packing = o.pack ? packedOperands(model, st, roles, packs) : [];
+  const packing = o.pack ? packedOperands(model, st, roles, packs, o.packA) : [];
   const packed = packing.map((p) => st.accesses[p.access]!.array.name);
   return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes), packed, packing }, along };
 }

@@ -5,7 +5,8 @@
 // 2mm's product over DeLICM's model keeps its C tile in registers; and that a small gemm whose
 // j loop -O3 unrolls fully is versioned within the check's quota; that packing's buffer is
 // malloc'd per run of the fast path, so two threads running syrk at once print what clang -O3's
-// build prints.
+// build prints; that --matmul-pack-a packs gemm's A; and that --matmul-parametric gives
+// test/kernels' parametric gemm the path within the codegen quota.
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -march=skylake-avx512 (tscc's unrolling flags) -emit-llvm
 //     | tsopt --verify-each --l1-cache-size=32768 --l2-cache-size=1048576 | llc-14 -O3
 import * as fs from 'node:fs';
@@ -330,6 +331,15 @@ describe('packing', () => {
     expect(inPlace.schedules[0]).toMatchObject({ taken: true, matmul: [{ packed: [] }] });
     expect(disassemble(inPlace.out)).not.toContain('@malloc');
     expect(runOk(link(inPlace.out, 'syrk-in-place'), []).toString()).toBe(expected);
+  }, 240_000);
+
+  // A's Mc x Kc block copied below ic into a [k][i] buffer; partial micro-tiles and a partial Kc block.
+  test('gemm 50 x 53 x 300 with --matmul-pack-a: A[i][k] packed (B[k][j], stride 1, read in place), bit for bit clang -O3\'s output', async () => {
+    const { exe, reference, schedules } = await gemmAt([50, 53, 300], false, ['--matmul-pack-a']);
+    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], packed: [expect.any(String)] }] });
+    expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
+    const plain = await gemmAt([50, 53, 300], false);
+    expect(plain.schedules[0]).toMatchObject({ matmul: [{ packed: [] }] });
   }, 240_000);
 
   test('syrk run by two threads at once, 20 times each: each run packs into its own buffer, bit for bit clang -O3\'s output', async () => {
