@@ -36,7 +36,15 @@ export const matmulOption: PassOption = {
 };
 export const matmulPackOption: PassOption = {
   name: 'matmul-pack',
-  description: 'on the matmul path, copy each Nc x Kc block of an operand read across rows along the vectorized j (syrk\'s and syr2k\'s A[j][k]) into a buffer read stride 1 (default false: the buffer is one static global, which two threads running the same fast path at once would share; transform/matmul.ts, codegen/packing.ts)',
+  description: 'on the matmul path, copy each Nc x Kc block of an operand read across rows along the vectorized j (syrk\'s and syr2k\'s A[j][k]) into a buffer read stride 1, allocated per run of the fast path and freed (default true; transform/matmul.ts, codegen/packing.ts)',
+};
+export const matmulPackAOption: PassOption = {
+  name: 'matmul-pack-a',
+  description: 'with --matmul-pack, also copy each Mc x Kc block of an A-like operand read across rows along the micro-kernel\'s unrolled i (gemm\'s A[i][k]) into a [k][i] buffer, so the micro-tile\'s rows of A share a line per k (default false; transform/matmul.ts, codegen/packing.ts)',
+};
+export const matmulParametricOption: PassOption = {
+  name: 'matmul-parametric',
+  description: 'take the matmul path also where the sizes are parameters (VLA code), its full micro-tiles a filter of their own (default false: opt then keeps C\'s micro-tile in memory, slower than the generic tiling; transform/matmul.ts)',
 };
 export const l1CacheOption: PassOption = {
   name: 'l1-cache-size',
@@ -64,7 +72,7 @@ export const timeTileWavefrontOption: PassOption = {
   description: 'run a stencil\'s time tiles (constant sizes) in wavefronts, the tiles of one wavefront on OpenMP\'s threads with --parallel (transform/wavefront.ts; default: as --parallel, so tscc -fopenmp; without threads one thread ran jacobi-2d in wavefront order with 1.37x the CPU time)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -85,7 +93,9 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     tile: booleanOption(ctx, tileOption, true),
     registerTile: booleanOption(ctx, registerTileOption, false),
     matmul: booleanOption(ctx, matmulOption, true),
-    pack: booleanOption(ctx, matmulPackOption, false),
+    pack: booleanOption(ctx, matmulPackOption, true),
+    packA: booleanOption(ctx, matmulPackAOption, false),
+    matmulParametric: booleanOption(ctx, matmulParametricOption, false),
     tileSizes: sizes,
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },
     vectorBytes: vectorBytesOf(module as never),
@@ -148,7 +158,7 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     fused: used && d.fused,
     skewed: used && d.skewed,
     timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}) } : false,
-    // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none without --matmul-pack)
+    // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none with --matmul-pack=false)
     matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
 }

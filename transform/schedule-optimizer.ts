@@ -51,6 +51,10 @@ export interface ScheduleOptions {
   readonly matmul: boolean;
   /** --matmul-pack: the matmul path packs operands read across rows along j (transform/matmul.ts). */
   readonly pack: boolean;
+  /** --matmul-pack-a: with packing, also A-like operands read across rows along i (transform/matmul.ts, packedOperands). */
+  readonly packA: boolean;
+  /** --matmul-parametric: the matmul path also for parametric sizes (transform/matmul.ts, matmulRefused). */
+  readonly matmulParametric: boolean;
 }
 
 /** One tiled band: its members' sizes and why. */
@@ -136,7 +140,7 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
       if (e instanceof NotScheduled) return kept(e.message, computed.toStr());
       throw e;
     }
-    if (o.matmul && matmulRefused(model) === undefined) plan = distributeMatmul(model, plan, ordered);
+    if (o.matmul && matmulRefused(model, o.matmulParametric) === undefined) plan = distributeMatmul(model, plan, ordered);
     let skewed = false;
     let fused = false;
     const tiled: TiledBand[] = [];
@@ -476,7 +480,7 @@ function jammed(model: ScopModel, statements: readonly ScopStatementModel[], mup
 
 /** The matmul path for a permutable band: its one statement is a matrix multiplication (transform/matmul.ts) and the band's three members run its three loops. */
 function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions, packs: number): { info: MatmulInfo; along: number[] } | undefined {
-  if (mupa.size() !== 3 || matmulRefused(model) !== undefined) return undefined;
+  if (mupa.size() !== 3 || matmulRefused(model, o.matmulParametric) !== undefined) return undefined;
   const statements = model.statements.filter((s) => !mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
   if (statements.length !== 1) return undefined;
   const st = statements[0]!;
@@ -485,7 +489,7 @@ function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions,
   const roles = matmulRoles(model, st);
   if (!roles) return undefined;
   const elementBytes = Math.max(1, ...st.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array.elementBytes));
-  const packing = o.pack ? packedOperands(model, st, roles, packs) : [];
+  const packing = o.pack ? packedOperands(model, st, roles, packs, o.packA) : [];
   const packed = packing.map((p) => st.accesses[p.access]!.array.name);
   return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes), packed, packing }, along };
 }
