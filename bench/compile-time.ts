@@ -227,7 +227,10 @@ function printResults(title: string, results: readonly TargetResult[], compilers
     console.log(`| total | ${names.map((n) => fmt(sum(n))).join(' | ')} | ${names.filter((n) => n !== 'clang').map((n) => ratio(sum(n), sum('clang'))).join(' | ')} |`);
   }
   for (const r of results) {
-    const rows = Object.entries(r.files).sort((a, b) => ((b[1].tscc ?? 0) - (b[1].clang ?? 0)) - ((a[1].tscc ?? 0) - (a[1].clang ?? 0)));
+    // What tscc adds: its first variant measured (a run may have only tscc-server).
+    const tsccName = names.find((n) => n.startsWith('tscc')) ?? 'tscc';
+    const added = (by: Record<string, number>) => (by[tsccName] ?? 0) - (by.clang ?? 0);
+    const rows = Object.entries(r.files).sort((a, b) => added(b[1]) - added(a[1]));
     if (perFile > 0 && rows.length > 1) {
       console.log(`\n${r.name}: the ${Math.min(perFile, rows.length)} files tscc adds most to (of ${rows.length})`);
       for (const [file, by] of rows.slice(0, perFile)) console.log(`  ${file.padEnd(24)} ${names.map((n) => `${n} ${fmt(by[n] ?? NaN)}`).join('  ')}`);
