@@ -75,8 +75,8 @@ function offered(exe: string): string {
   return [...read.regions.values()].map((r) => {
     const hot = hotValues(r, DEFAULT_MAX_VERSIONS);
     const where = `${r.function}#${r.region}`;
-    if (hot.length > 0) return `${where}: ${hot.length} hot tuple(s) cover ${percent(hot.reduce((s, h) => s + h.entries, 0n), r.entries)} of ${r.entries} entries, specialized`;
+    if (hot.length > 0) return `${where}: ${hot.length} hot tuple(s) cover ${percent(hot.reduce((s, h) => s + h.entries, 0n), r.entries)} of ${r.entries} entries: a version each`;
     const top = [...r.counts.values()].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)).slice(0, DEFAULT_MAX_VERSIONS).reduce((s, n) => s + n, 0n);
-    return `${where}: not specialized, its top ${DEFAULT_MAX_VERSIONS} tuples cover ${percent(top, r.entries)} of ${r.entries} entries (${r.other} in no slot)`;
+    return `${where}: no version, its top ${DEFAULT_MAX_VERSIONS} tuples cover ${percent(top, r.entries)} of ${r.entries} entries (${r.other} in no slot)`;
   }).join('; ');
 }

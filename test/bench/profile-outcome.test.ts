@@ -19,7 +19,7 @@ test('without a profile: nothing profiled; with one, per region its top tuples\'
   expect(profileOutcome(exe)).toMatch(/^nothing profiled: no region entered has a run-time parameter/);
   // A kernel entered with n = 64 but for 2% (too few for a version of their own), and an outer loop counter that differs at every entry.
   fs.writeFileSync(`${exe}.tsopt-profile.json`, line('hot', 100, 0, [[98, ['64']], [2, ['3']]]) + line('lu', 100, 92, Array.from({ length: 8 }, (_, i) => [1, [String(i)]])));
-  expect(profileOutcome(exe)).toBe('hot#0: 1 hot tuple(s) cover 98% of 100 entries, specialized; lu#0: not specialized, its top 2 tuples cover 2% of 100 entries (92 in no slot)');
+  expect(profileOutcome(exe)).toBe('hot#0: 1 hot tuple(s) cover 98% of 100 entries: a version each; lu#0: no version, its top 2 tuples cover 2% of 100 entries (92 in no slot)');
   const plain = path.join(dir, 'plain');
   fs.writeFileSync(plain, 'one');
   expect(profileOutcome(exe, plain)).toMatch(/; the executable is byte-identical to tscc's$/);
