@@ -54,7 +54,7 @@ export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSetti
   if (stencil) return stencil;
   // Forwarding changes no loop: without a statement in two loops, no model has a band to tile.
   if (!s.tile || m.budget.exhaustedBy || (s.shortcuts && noNest(m)) || !hoistedOutOfLoops(m)) return undefined;
-  const r = delicmFor(ctx, m);
+  const r = delicmFor(ctx, m, s.shortcuts);
   if (r.unchanged !== undefined || r.counters.forwards === 0) return undefined;
   const after = tiledBands(r.model, planFor(r.model), s);
   if (after === 0 || after <= tiledBands(m, planFor(m), s)) return undefined;
@@ -84,7 +84,7 @@ function delicmForTimeTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings
   try {
     if (timeTiledBy(m)) return undefined;
     if (s.shortcuts && forwardingCannotMakeAStencil(m)) return undefined;
-    const r = delicmFor(ctx, m);
+    const r = delicmFor(ctx, m, s.shortcuts);
     if (r.unchanged !== undefined || r.model.budget.exhaustedBy) return undefined;
     return timeTiledBy(r.model) ? r.model : undefined;
   } catch (e) {

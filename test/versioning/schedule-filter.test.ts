@@ -93,3 +93,14 @@ test('seidel-2d: the probe\'s time tiles of DeLICM\'s model are the optimizer\'s
   for (const r of [fast, full]) expect(r.scops[0]).toMatchObject({ versioned: true, fastPathFrom: 'delicm', schedule: { taken: true, timeTiled: expect.objectContaining({ skew: expect.any(Number) }) } });
   expect(scheduleOps(fast.scops[0]!)).toBeLessThan(scheduleOps(full.scops[0]!));
 }, 180_000);
+
+test('2mm: DeLICM\'s result is made once for the probes and the interchange, not once per ask: fewer isl operations in the delicm step, the same output', async () => {
+  const { fast, full } = await bothWays('2mm');
+  fast.scops.forEach((s, k) => {
+    expect(s.fastPathFrom).toBe(full.scops[k]!.fastPathFrom);
+    expect(s.islOperationsBySteps!.delicm ?? 0).toBeLessThanOrEqual(full.scops[k]!.islOperationsBySteps!.delicm ?? 0);
+  });
+  const delicm = (r: Run): number => r.scops.reduce((n, s) => n + (s.islOperationsBySteps!.delicm ?? 0), 0);
+  expect(fast.scops.some((s) => s.fastPathFrom === 'delicm')).toBe(true);
+  expect(delicm(fast)).toBeLessThan(delicm(full));
+}, 180_000);
