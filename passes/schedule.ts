@@ -131,8 +131,8 @@ export function scheduleQuota(model: ScopModel, s: ScheduleSettings): number {
   return s.maxOperations === 0 ? share : share === 0 ? s.maxOperations : Math.min(s.maxOperations, share);
 }
 
-/** Time tiling's options from the optimizer's settings (the seidel probe in passes/schedule-sources.ts asks with the same). */
-export function timeTileOptions(s: ScheduleSettings): TimeTileOptions {
+/** Time tiling's options from the optimizer's settings (the seidel probe asks `timeTiled` with the same). */
+function timeTileOptions(s: ScheduleSettings): TimeTileOptions {
   return { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront };
 }
 
@@ -172,8 +172,7 @@ export function timeTiled(model: ScopModel, s: ScheduleSettings): TimeTileResult
     if ('decision' in known) timeTiles.delete(model);
     return known;
   }
-  const t = timeTile(model, timeTileOptions(s));
-  return t;
+  return timeTile(model, timeTileOptions(s));
 }
 
 /** Keeps the probe's time-tiling result of `model` for the optimizer (`timeTiled`). */
