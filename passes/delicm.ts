@@ -76,10 +76,19 @@ function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResu
   return { ...r, unchanged: `${by} ran out (${r.unchanged}): the SCoP keeps its plain model` };
 }
 
-/** DeLICM on one model, under the options the pipeline gives (versioning asks for it when an interchange needs it). */
-export function delicmFor(ctx: PassContext, model: ScopModel): DelicmScopResult {
-  return delicmWithinBudget(model, delicmMaxOperationsFrom(ctx));
+/**
+ * DeLICM on one model, under the options the pipeline gives (versioning asks for it when an
+ * interchange needs it). With `reuse` (--schedule-shortcuts), a result made before for the same
+ * model is given again: the time-tiling probe, the tiling probe and the interchange each ask.
+ */
+export function delicmFor(ctx: PassContext, model: ScopModel, reuse = false): DelicmScopResult {
+  const made = reuse ? delicmResults.get(model) : undefined;
+  if (made) return made;
+  const r = delicmWithinBudget(model, delicmMaxOperationsFrom(ctx));
+  if (reuse) delicmResults.set(model, r);
+  return r;
 }
+const delicmResults = new WeakMap<ScopModel, DelicmScopResult>();
 
 /** `--delicm-max-operations`, parsed for the pass and for the report alike. */
 export function delicmMaxOperationsFrom(ctx: Pick<PassContext, 'options'>): number {

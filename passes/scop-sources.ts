@@ -57,7 +57,7 @@ export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): Sco
   const plans = interchangePlansFor(ctx, m, o.maxOperations);
   if (!interchangeSays(plans, m, o, (p) => p.nests.length === 0 && p.refused.some((r) => r.byScalars))) return plain;
   // DeLICM's model only to interchange: without it, its memory traffic for -O3's register sums costs time.
-  const r = delicmFor(ctx, m);
+  const r = delicmFor(ctx, m, o.schedule?.shortcuts ?? false);
   if (r.unchanged !== undefined) return { ...plain, delicmNotTaken: r.unchanged };
   let why = 'no nest to interchange in it';
   const take = interchangeSays(plans, r.model, o, (p) => {

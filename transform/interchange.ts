@@ -114,8 +114,21 @@ function worthIt(model: ScopModel, innerStatements: readonly ScopStatementModel[
   return across && unit;
 }
 
-/** How the element `acc` touches moves from iteration x to x + 1 of the statement's dimension `dim`. */
+/**
+ * How the element `acc` touches moves from iteration x to x + 1 of the statement's dimension `dim`.
+ * Computed once per statement, access and dimension (the interchange, the schedule filter, the
+ * optimizer's cost model and its band permutation all ask): statements and their accesses do not change.
+ */
 export function stride(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim: number): Stride {
+  let byAccess = strides.get(st);
+  if (!byAccess) strides.set(st, (byAccess = new Map()));
+  let known = byAccess.get(acc);
+  if (!known) byAccess.set(acc, (known = []));
+  return (known[dim] ??= strideOf(model, st, acc, dim));
+}
+const strides = new WeakMap<ScopStatementModel, Map<ScopAccess, Stride[]>>();
+
+function strideOf(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim: number): Stride {
   // Modulo-2^n subscripts: isl's operations on them are slow beyond its quota (dependences.ts).
   if (wrapsAround(acc.relation)) return 'other';
   return model.ctx.scope(() => {

@@ -85,6 +85,8 @@ export interface ScheduleDecision {
   readonly timeTiled?: TimeTiled;
   /** Why time tiling did not apply, when it was tried. */
   readonly timeTileRefused?: string;
+  /** Why isl's scheduler was not run, when a filter said it could not help (transform/schedule-filter.ts). */
+  readonly schedulerSkipped?: string;
 }
 
 export const parallelMark = 'tsopt_parallel';
@@ -286,7 +288,7 @@ function memberMoves(model: ScopModel, st: ScopStatementModel, mupa: MultiUnionP
 }
 
 /** Accesses of `st` that move by more than one element (or by a varying amount) per step along `along`. */
-function acrossRows(model: ScopModel, st: ScopStatementModel, along: Along): number {
+export function acrossRows(model: ScopModel, st: ScopStatementModel, along: Along): number {
   if (along === 'none') return 0;
   const accesses = st.accesses.filter((a) => a.array.kind === 'array');
   if (along === 'mixed') return accesses.length;
@@ -416,7 +418,7 @@ function reused(model: ScopModel, statements: readonly ScopStatementModel[], mup
 }
 
 /** The access moves along two loops of its statement or more: a matrix, also when -O3 flattened it (`A[1200 i + j]` with constant sizes). */
-function walksMatrix(model: ScopModel, st: ScopStatementModel, acc: ScopStatementModel['accesses'][number]): boolean {
+export function walksMatrix(model: ScopModel, st: ScopStatementModel, acc: ScopStatementModel['accesses'][number]): boolean {
   return acc.array.shape.length >= 2 || st.loops.filter((_, d) => !['invariant', 'none'].includes(stride(model, st, acc, d))).length >= 2;
 }
 
