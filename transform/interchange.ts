@@ -114,15 +114,34 @@ function worthIt(model: ScopModel, innerStatements: readonly ScopStatementModel[
   return across && unit;
 }
 
-/** How the element `acc` touches moves from iteration x to x + 1 of the statement's dimension `dim`. */
+/**
+ * How the element `acc` touches moves from iteration x to x + 1 of the statement's dimension `dim`.
+ * Remembered per access: the schedule optimizer's cost model asks again for every band and
+ * permutation it weighs, and on a SCoP of many statements (PolyBench's kernels inlined into main
+ * with their initialisations) asking isl each time spent the schedule step's whole quota.
+ */
 export function stride(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim: number): Stride {
+  const index = st.accesses.indexOf(acc);
+  if (index < 0) return strideOf(model, st, acc, dim);
+  let ofStatement = strides.get(st);
+  if (ofStatement === undefined) strides.set(st, (ofStatement = new Map()));
+  const key = `${index}:${dim}`;
+  let s = ofStatement.get(key);
+  if (s === undefined) ofStatement.set(key, (s = strideOf(model, st, acc, dim)));
+  return s;
+}
+
+/** `stride`'s answers per statement (immutable, one model's), by access and dimension. */
+const strides = new WeakMap<ScopStatementModel, Map<string, Stride>>();
+
+function strideOf(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim: number): Stride {
   // Modulo-2^n subscripts: isl's operations on them are slow beyond its quota (dependences.ts).
   if (wrapsAround(acc.relation)) return 'other';
   return model.ctx.scope(() => {
-    const counters = st.loops.map((_, k) => `i${k}`);
-    const next = counters.map((c, k) => (k === dim ? `${c} + 1` : c));
-    // { Stmt_S[i..] -> Stmt_S[i.., i_dim + 1, ..] }
-    const step = model.ctx.map(`{ ${st.name}[${counters.join(', ')}] -> ${st.name}[${next.join(', ')}] }`);
+    // { Stmt_S[i..] -> Stmt_S[i.., i_dim + 1, ..] }, built as an isl object: isl's text reader
+    // reports any failure inside it, a spent quota too, as a syntax error.
+    const identity = st.domain.getSpace().identityMultiAffOnDomain();
+    const step = identity.setAt(dim, identity.getAt(dim).addConstantVal(model.ctx.val(1))).asMap();
     // [params] -> { Stmt_S[i..] -> MemRef_A[o..] } over the statement's instances
     const touches = acc.relation.intersectDomain(st.domain);
     // [params] -> { MemRef_A[o..] -> MemRef_A[o'..] }: elements of consecutive iterations
