@@ -132,10 +132,7 @@ function strideOf(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim
   // Modulo-2^n subscripts: isl's operations on them are slow beyond its quota (dependences.ts).
   if (wrapsAround(acc.relation)) return 'other';
   return model.ctx.scope(() => {
-    const counters = st.loops.map((_, k) => `i${k}`);
-    const next = counters.map((c, k) => (k === dim ? `${c} + 1` : c));
-    // { Stmt_S[i..] -> Stmt_S[i.., i_dim + 1, ..] }
-    const step = model.ctx.map(`{ ${st.name}[${counters.join(', ')}] -> ${st.name}[${next.join(', ')}] }`);
+    const step = stepAlong(model, st, dim);
     // [params] -> { Stmt_S[i..] -> MemRef_A[o..] } over the statement's instances
     const touches = acc.relation.intersectDomain(st.domain);
     // [params] -> { MemRef_A[o..] -> MemRef_A[o'..] }: elements of consecutive iterations
@@ -153,6 +150,12 @@ function strideOf(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim
     if (n > 0 && (moves.isSubset(at(1)) || moves.isSubset(at(-1)))) return 'unit';
     return 'other';
   });
+}
+
+/** { Stmt_S[i..] -> Stmt_S[i.., i_dim + 1, ..] }: one step of the statement's dimension `dim`. */
+export function stepAlong(model: ScopModel, st: ScopStatementModel, dim: number): IslMap {
+  const identity = st.domain.getSpace().identityMultiAffOnDomain();
+  return identity.setAt(dim, identity.getAt(dim).addConstantVal(model.ctx.val(1))).asMap();
 }
 
 /** Each statement's time with `nests` interchanged (see the head of this file): [params] -> { Stmt_S[i0, i1] -> [..] }. */

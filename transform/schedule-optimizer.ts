@@ -29,7 +29,7 @@
 // whose innermost loop carried nothing would get one that may, when isl skewed a band (stencils
 // are time-tiled before isl's scheduler runs: transform/time-tiling.ts), and when the new schedule tiles nothing and walks no fewer rows.
 import { AstLoopType, type AstNodeTree, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
-import { stride } from './interchange';
+import { stepAlong, stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { columnWalkTileSizes } from './column-walk-tiles';
 import { tileSizes, type CacheSizes } from './tile-sizes';
@@ -267,9 +267,7 @@ function memberMoves(model: ScopModel, st: ScopStatementModel, mupa: MultiUnionP
   // coefficient[m][d]: how member m moves when dimension d steps by one: 0, 1, or undefined (other)
   const coefficient: (0 | 1 | undefined)[][] = Array.from({ length: n }, () => []);
   counters.forEach((_, d) => {
-    const next = counters.map((c, k) => (k === d ? `${c} + 1` : c));
-    // { S[i..] -> S[i.., i_d + 1, ..] }
-    const step = ctx.unionMap(`{ ${st.name}[${counters.join(', ')}] -> ${st.name}[${next.join(', ')}] }`);
+    const step = stepAlong(model, st, d).toUnionMap();
     // [params] -> { [b' - b] }: how the band moves from one instance to the next along d
     const moves = band.reverse().applyRange(step).applyRange(band).deltas();
     for (let m = 0; m < n; m++) {
