@@ -28,7 +28,7 @@
 // innermost loop would walk more accesses across rows than in the base order, when a statement
 // whose innermost loop carried nothing would get one that may, when isl skewed a band (stencils
 // are time-tiled before isl's scheduler runs: transform/time-tiling.ts), and when the new schedule tiles nothing and walks no fewer rows.
-import { AstLoopType, type AstNodeTree, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
+import { AstLoopType, type AstNodeTree, DimType, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
 import { stepAlong, stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { columnWalkTileSizes } from './column-walk-tiles';
@@ -263,7 +263,8 @@ function memberMoves(model: ScopModel, st: ScopStatementModel, mupa: MultiUnionP
   const counters = st.loops.map((_, k) => `i${k}`);
   // [params] -> { S[i..] -> [b0, ..] } over the statement's instances
   const band = UnionMap.fromMultiUnionPwAff(mupa).intersectDomain(st.domain.toUnionSet());
-  const xs = Array.from({ length: n }, (_, k) => `x${k}`);
+  // [params] -> { [x0, ..] : x_m = v }: a move of member m by exactly v
+  const by = (m: number, v: number): UnionSet => IslSet.universe(mupa.getSpace()).fixSi(DimType.set, m, v).toUnionSet();
   // coefficient[m][d]: how member m moves when dimension d steps by one: 0, 1, or undefined (other)
   const coefficient: (0 | 1 | undefined)[][] = Array.from({ length: n }, () => []);
   counters.forEach((_, d) => {
@@ -272,8 +273,8 @@ function memberMoves(model: ScopModel, st: ScopStatementModel, mupa: MultiUnionP
     const moves = band.reverse().applyRange(step).applyRange(band).deltas();
     for (let m = 0; m < n; m++) {
       if (moves.isEmpty()) coefficient[m]![d] = 0;
-      else if (moves.isSubset(ctx.unionSet(`{ [${xs.join(', ')}] : x${m} = 0 }`))) coefficient[m]![d] = 0;
-      else if (moves.isSubset(ctx.unionSet(`{ [${xs.join(', ')}] : x${m} = 1 }`))) coefficient[m]![d] = 1;
+      else if (moves.isSubset(by(m, 0))) coefficient[m]![d] = 0;
+      else if (moves.isSubset(by(m, 1))) coefficient[m]![d] = 1;
       else coefficient[m]![d] = undefined;
     }
   });
@@ -432,12 +433,12 @@ function isolateFullStrips(model: ScopModel, strip: ScheduleNode, factors: reado
   const prefix = strip.getPrefixScheduleUnionMap().intersectDomain(model.domains);
   // { S[..] -> [o0, ..] }: each instance's place in its strip
   const place = strip.bandGetPartialScheduleUnionMap();
-  const xs = factors.map((_, k) => `x${k}`);
   // [params] -> { [prefix] : the strip at prefix runs every combination of offsets }
   let full: UnionSet | undefined;
   const offsets = (k: number, chosen: number[]): void => {
     if (k === factors.length) {
-      const at = ctx.unionSet(`{ [${xs.join(', ')}] : ${chosen.map((o, j) => `x${j} = ${o}`).join(' and ')} }`);
+      // { [o0, ..] } fixed at `chosen`
+      const at = chosen.reduce((set, o, j) => set.fixSi(DimType.set, j, o), IslSet.universe(strip.bandGetSpace())).toUnionSet();
       const prefixes = prefix.intersectDomain(place.intersectRange(at).domain()).range();
       full = full ? full.intersect(prefixes) : prefixes;
       return;

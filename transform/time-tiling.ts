@@ -33,7 +33,7 @@
 //   - one space dimension (jacobi-1d): a time step touches vectors, which stay in the caches
 //     across time steps anyway;
 //   - an innermost loop carries a dependence, and so does the wavefront's.
-import { DimType, Schedule, type ScheduleNode, type UnionMap, UnionSetList } from 'isl-wasm';
+import { type Aff, DimType, type Map as IslMap, MultiAff, MultiUnionPwAff, Schedule, type ScheduleNode, type UnionMap, UnionPwAff, UnionSetList } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
 import { orderedDependences, parallelPointMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
@@ -105,16 +105,16 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     if (!shifts) return { refused: `no skew up to ${maxSkew} makes every space member non-decreasing along the dependences` };
 
     const offsets = memberOffsets(ordered, space);
-    const member = (st: ScopStatementModel, m: number): string => {
-      if (m === 0) return 'i0';
+    /** Member m of the band for `st`: i0, or skew*i0 + its counters + its shift. */
+    const member = (st: ScopStatementModel, m: number): Aff => {
+      if (m === 0) return counter(st, 0);
       const c = shifts!.get(st)![m - 1]!;
-      const x = memberCounters(st, m, offsets.get(st)!, form).map((k) => ` + i${k}`).join('');
-      return `${skew}*i0${x} + ${c}`;
+      const summed = memberCounters(st, m, offsets.get(st)!, form).reduce((a, k) => a.add(counter(st, k)), counter(st, 0).scaleVal(ctx.val(skew)));
+      return summed.addConstantVal(ctx.val(c));
     };
-    const counters = (st: ScopStatementModel): string => st.loops.map((_, k) => `i${k}`).join(', ');
     /** { S[..] -> [f(S)] } for every looped statement, as a one-member partial schedule. */
-    const mupa = (f: (st: ScopStatementModel) => string, sts: readonly ScopStatementModel[] = ordered) =>
-      ctx.multiUnionPwAff(`[{ ${sts.map((st) => `${st.name}[${counters(st)}] -> [(${f(st)})]`).join('; ')} }]`);
+    const mupa = (f: (st: ScopStatementModel) => Aff, sts: readonly ScopStatementModel[] = ordered): MultiUnionPwAff =>
+      MultiUnionPwAff.fromUnionPwAff(sts.map((st) => UnionPwAff.fromAff(f(st))).reduce((a, b) => a.unionAdd(b)));
 
     const arrays = new Set(looped.flatMap((st) => st.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array)));
     const elementBytes = Math.max(1, ...[...arrays].map((a) => a.elementBytes));
@@ -124,11 +124,11 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
 
     const mark = (node: ScheduleNode, name: string): ScheduleNode => node.insertMark(ctx.id(name)).child(0);
     /** Inserts one single-member band under its mark at `node`; returns the node below it. */
-    const band = (node: ScheduleNode, f: (st: ScopStatementModel) => string, name: string, sts?: readonly ScopStatementModel[]): ScheduleNode =>
+    const band = (node: ScheduleNode, f: (st: ScopStatementModel) => Aff, name: string, sts?: readonly ScopStatementModel[]): ScheduleNode =>
       mark(node.insertPartialSchedule(mupa(f, sts)), name).child(0);
 
-    const tile = (st: ScopStatementModel, m: number): string => `floor((${member(st, m)}) / ${sizes[m]})`;
-    const tileWavefrontRefusal = o.tileWavefront === true ? wavefrontRefused(model, deps, mupa((st) => `(${tile(st, 0)}) + (${tile(st, 1)})`), mupa((st) => tile(st, 1))) : undefined;
+    const tile = (st: ScopStatementModel, m: number): Aff => member(st, m).scaleDownVal(ctx.val(sizes[m]!)).floor();
+    const tileWavefrontRefusal = o.tileWavefront === true ? wavefrontRefused(model, deps, mupa((st) => tile(st, 0).add(tile(st, 1))), mupa((st) => tile(st, 1))) : undefined;
     const tileWavefront = o.tileWavefront === true && tileWavefrontRefusal === undefined;
     /**
      * The tree (see the head of this file), the innermost loops of `parallel` marked parallel.
@@ -151,7 +151,7 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       for (const t of timeTileLoops(tile, space + 1, tileWavefront)) node = band(node, t.member, t.mark);
       const outerPoints = wavefront ? space - 1 : space;
       for (let m = 0; m < outerPoints; m++) node = band(node, (st) => member(st, m), sequentialMark);
-      if (wavefront) node = band(node, (st) => `${member(st, space - 1)} + ${member(st, space)}`, sequentialMark);
+      if (wavefront) node = band(node, (st) => member(st, space - 1).add(member(st, space)), sequentialMark);
       const innermost = wavefront ? space - 1 : space;
       node = node.insertSequence(ordered.slice(1).reduce((l, st) => l.add(st.domain.toUnionSet()), UnionSetList.fromUnionSet(ordered[0]!.domain.toUnionSet())));
       ordered.forEach((st, k) => {
@@ -260,6 +260,11 @@ function memberOffsets(statements: readonly ScopStatementModel[], space: number)
   }));
 }
 
+/** Counter k of `st`'s instances as an affine function on its domain: { S[i..] -> [i_k] }. */
+function counter(st: ScopStatementModel, k: number): Aff {
+  return st.domain.getSpace().identityMultiAffOnDomain().getAt(k);
+}
+
 /** The counters (indices into the statement's loops) summed in space member m (1..space) of a statement with `offset` (memberOffsets). */
 function memberCounters(st: ScopStatementModel, m: number, offset: number, form: SkewForm): number[] {
   const at = (x: number): number[] => (x - offset >= 1 && x - offset <= st.loops.length - 1 ? [x - offset] : []);
@@ -299,23 +304,17 @@ function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[]
     const from = byName.get(pair.getTupleName(DimType.in) ?? '');
     const to = byName.get(pair.getTupleName(DimType.out) ?? '');
     if (!from || !to) continue;
-    const a = from.loops.map((_, k) => `a${k}`);
-    const b = to.loops.map((_, k) => `b${k}`);
     for (let m = 1; m <= space; m++) {
-      const term = (st: ScopStatementModel, v: string[]): string => ['0', ...memberCounters(st, m, offsets.get(st)!, form).map((k) => v[k]!)].join(' + ');
-      // { [S[a] -> T[b]] -> [s (b0 - a0) + x_T - x_S] }
-      const value = ctx.unionMap(`{ [${from.name}[${a.join(', ')}] -> ${to.name}[${b.join(', ')}]] -> [${s}*(b0 - a0) + ${term(to, b)} - (${term(from, a)})] }`);
-      // [params] -> { [v] }: the member's distances over the dependence
-      const distances = pair.wrap().toUnionSet().apply(value);
+      // { S[a] -> [s*a0 + x_S] } and { T[b] -> [s*b0 + x_T] }: the member without its shift
+      const value = (st: ScopStatementModel): IslMap =>
+        MultiAff.fromAff(memberCounters(st, m, offsets.get(st)!, form).reduce((a, k) => a.add(counter(st, k)), counter(st, 0).scaleVal(ctx.val(s)))).asMap();
+      // [params] -> { [v] }: the member's distances over the dependence, s (b0 - a0) + x_T - x_S
+      const distances = pair.applyDomain(value(from)).applyRange(value(to)).deltas();
       if (distances.isEmpty()) continue;
-      let least: number | undefined;
-      for (let d = maxDistance; d >= minDistance; d--) {
-        if (distances.isSubset(ctx.unionSet(`{ [v] : v >= ${d} }`))) {
-          least = d;
-          break;
-        }
-      }
-      if (least === undefined) return undefined;
+      // The largest d in [minDistance, maxDistance] with every distance >= d.
+      const lowest = distances.dimMinVal(0);
+      const least = lowest.isInfty() ? maxDistance : lowest.isInt() ? Math.min(maxDistance, lowest.getNumSi()) : undefined;
+      if (least === undefined || least < minDistance) return undefined;
       edges[m - 1]!.push({ from, to, weight: -least });
     }
   }

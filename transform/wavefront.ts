@@ -20,13 +20,13 @@
 // turns it off). Sizes must be constants: with parameters, isl's AST of the wavefronts
 // runs over the codegen quota (jacobi 2,583,397 operations against 121,678 without wavefronts;
 // PolyBench LARGE: 55,511 against 48,799), and the SCoP would lose its time tiles altogether.
-import { DimType, type MultiUnionPwAff, UnionMap } from 'isl-wasm';
+import { type Aff, DimType, type MultiUnionPwAff, UnionMap } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { parallelTileMark, sequentialMark } from './schedule-optimizer';
 
 /** One tile loop of the band as the tree builder inserts it: its member per statement, and its mark. */
 export interface TileLoop {
-  readonly member: (st: ScopStatementModel) => string;
+  readonly member: (st: ScopStatementModel) => Aff;
   readonly mark: string;
 }
 
@@ -34,9 +34,9 @@ export interface TileLoop {
  * The tile loops of a time-tiled band of `members` members, `tile(st, m)` the tile coordinate of
  * member m: as they are (all sequential), or in wavefronts of T0 + T1 with T1 parallel.
  */
-export function timeTileLoops(tile: (st: ScopStatementModel, m: number) => string, members: number, wavefront: boolean): TileLoop[] {
+export function timeTileLoops(tile: (st: ScopStatementModel, m: number) => Aff, members: number, wavefront: boolean): TileLoop[] {
   return Array.from({ length: members }, (_, m): TileLoop => {
-    if (wavefront && m === 0) return { member: (st) => `(${tile(st, 0)}) + (${tile(st, 1)})`, mark: sequentialMark };
+    if (wavefront && m === 0) return { member: (st) => tile(st, 0).add(tile(st, 1)), mark: sequentialMark };
     if (wavefront && m === 1) return { member: (st) => tile(st, 1), mark: parallelTileMark };
     return { member: (st) => tile(st, m), mark: sequentialMark };
   });
