@@ -23,6 +23,7 @@ import { ScevKind, type ScevLoop } from '../analysis/scev';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
 import { nestLabel, type InterchangePlan } from '../transform/interchange';
+import { rowScopes, splitRowAddress } from './matmul-rows';
 import { markedParallelLoops, threadableMarks, vectorizedMarks, type ScheduleDecision } from '../transform/schedule-optimizer';
 import { AstExprEmitter } from './ast-expr';
 import { AstToIr, statementCalls, visitLoops } from './ast-to-ir';
@@ -281,9 +282,15 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const slots = scalarSlots(fn, model, region, fb0(fastEntry));
     createdSlots = [...slots.values()];
     let enclosingGroups: string[] = [];
+    // The matmul micro-tile's row a statement instance runs, and the array it writes (codegen/matmul-rows.ts).
+    const rows = scheduled ? rowScopes(ast, md, fastPathName(fn.name, location)) : undefined;
+    let row: { array: ScopArray; scopes: { own: string; others: string[] } } | undefined;
+    const rowAddresses = new Map<Value, Value>();
     const decorateAccess = (copy: Instruction, array: ScopArray): void => {
-      copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!]) });
-      const others = arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!);
+      const mine = row?.array === array ? row.scopes : undefined;
+      if (mine) splitRowAddress(copy, rowAddresses);
+      copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!, ...(mine ? [mine.own] : [])]) });
+      const others = [...arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!), ...(mine?.others ?? [])];
       if (others.length > 0) copy.metadata.push({ name: 'noalias', ref: md.list(others) });
       if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
       else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
@@ -302,11 +309,15 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       parameter: lookup64,
       statement: (name, args, builder, enclosing) => {
         enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
+        row = undefined;
         if (packs?.copy(name, args, builder)) return;
         const roll = rolledByName.get(name);
         // A rolled statement runs the remainder's body (named after the unrolled loop when the remainder is a block).
         const st = roll?.remainder ?? byName.get(name);
         if (!st) throw new UnsupportedCodeError(`the AST names an unknown statement ${name}`);
+        const r = rows?.rowOf(enclosing);
+        const written = r === undefined ? undefined : st.accesses.find((a) => a.kind === 'write' && a.array.kind === 'array')?.array;
+        row = written && r !== undefined ? { array: written, scopes: rows!.scopes(r) } : undefined;
         // A rolled statement's last counter is the index from the loop's start, not the remainder's iteration.
         const counted = roll ? roll.statement.loops.slice(0, -1) : st.loops;
         const iterations = new Map<ScevLoop, Value>(counted.map((l, k) => [l.loop, args[k]!] as const));

@@ -22,6 +22,7 @@
 // never writes, so results stay bit for bit. Operands already stride 1 along j are read in place.
 import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, UnionSetList, type UnionSet } from 'isl-wasm';
 import { stride } from './interchange';
+import { matmulRowsMark, rowsApart } from './matmul-rows';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
 import type { Plan } from './schedule-plan';
@@ -232,9 +233,10 @@ export function insertMatmulBands(
   // jr's micro-panels of C are independent: with --parallel, the threads share them out (a team
   // per kc block when jc and ic run once), each micro-panel's k sum staying on one thread.
   // The micro-kernel: k, i (unrolled in full micro-tiles), j innermost, one band each under its mark.
-  const microKernel = (band: ScheduleNode, full: boolean): ScheduleNode => {
+  const microKernel = (band: ScheduleNode, full: boolean, rows = false): ScheduleNode => {
     let n = band.insertMark(ctx.id(markOf(mj, 'tile'))).child(0).child(0);
     n = n.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);
+    if (rows) n = n.insertMark(ctx.id(matmulRowsMark)).child(0);
     n = n.insertMark(ctx.id(markOf(mi, 'point'))).child(0).insertPartialSchedule(point(1));
     if (full) n = n.bandMemberSetAstLoopType(0, AstLoopType.unroll);
     return n.child(0).insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
@@ -253,7 +255,10 @@ export function insertMatmulBands(
   const partial = model.domains.intersect(domain).subtract(full);
   node = node.insertSequence(UnionSetList.fromUnionSet(full).add(partial));
   const depth = node.getTreeDepth();
-  node = microKernel(microTiles(node.child(0).child(0)), true);
+  // The unrolled rows of C apart for opt (transform/matmul-rows.ts), where the model says they are.
+  const statement = model.statements.find((st) => !domain.intersect(st.domain.toUnionSet()).isEmpty());
+  const rows = statement !== undefined && rowsApart(model, statement, domain, MultiUnionPwAff.fromUnionPwAff(mupa.getAt(mi)));
+  node = microKernel(microTiles(node.child(0).child(0)), true, rows);
   while (node.getTreeDepth() > depth) node = node.parent();
   return microKernel(microTiles(node.child(1).child(0)), false);
 }
