@@ -13,7 +13,7 @@
 // (parallel-loop.ts). Scalars crossing statements go through stack slots (block-generator.ts);
 // DeLICM's mapped scalars live in array elements (mapped-accesses.ts) and need no slot.
 // The pass (passes/versioning.ts) chooses the model and the plans and reports what came out.
-import { AstBuild, IslError, IslQuotaError, readAstNode, type AstExprTree, type AstNodeTree } from 'isl-wasm';
+import { AstBuild, DimType, IslError, IslQuotaError, readAstNode, type AstExprTree, type AstNodeTree } from 'isl-wasm';
 import {
   IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, incomingValueFor, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock,
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
@@ -134,6 +134,8 @@ export interface VersioningHooks {
    * refusals are behind and the SCoP's budget is not spent.
    */
   plans(model: ScopModel): { interchange: InterchangePlan | undefined; decision: ScheduleDecision | undefined };
+  /** The decision without the matmul path at parametric sizes (its AST may run over the quota where the generic tiling's does not). */
+  genericPlan?(model: ScopModel, interchange: InterchangePlan | undefined): ScheduleDecision | undefined;
   debug(fields: Record<string, unknown>, message: string): void;
 }
 
@@ -163,7 +165,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   // Column walks: the outer loop innermost (transform/interchange.ts), the cached plan, made under a
   // quota of its own (isl failing there keeps the original order); isl's scheduler and tiling
   // (transform/schedule-optimizer.ts): a tree kept until the AST is built.
-  const { interchange, decision } = hooks.plans(model);
+  const planned = hooks.plans(model);
+  const interchange = planned.interchange;
+  let decision = planned.decision;
   let scheduleNotUsed: string | undefined;
   // isl's AST of an optimized tree (a time-tiled stencil's skewed tiles) may cost more than the
   // original order's: past the quota, the fast path is built once more in the base order.
@@ -195,8 +199,20 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision?.schedule);
     } catch (e) {
       if (!(e instanceof IslQuotaError && decision?.schedule)) throw e;
-      scheduleNotUsed = `isl exceeded its quota of ${o.maxOperations} operations for the AST of the new schedule (--codegen-max-operations)`;
-      [parts, ast, mapped, rolled, extents] = runCheckAndAst(undefined);
+      // The matmul path at parametric sizes past the quota (two products of uBLAS's 2mm): the generic tiling's tree next.
+      const generic = decision.matmul.length > 0 && model.context.dim(DimType.param) > 0 ? hooks.genericPlan?.(model, interchange) : undefined;
+      let built: ReturnType<typeof runCheckAndAst> | undefined;
+      if (generic?.schedule) {
+        decision.schedule.dispose();
+        decision = generic;
+        try {
+          built = runCheckAndAst(decision.schedule);
+        } catch (again) {
+          if (!(again instanceof IslQuotaError)) throw again;
+        }
+      }
+      if (!built) scheduleNotUsed = `isl exceeded its quota of ${o.maxOperations} operations for the AST of the new schedule (--codegen-max-operations)`;
+      [parts, ast, mapped, rolled, extents] = built ?? runCheckAndAst(undefined);
     }
   } catch (e) {
     if (e instanceof IslError && model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());

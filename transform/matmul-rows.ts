@@ -10,7 +10,7 @@
 // alias scope of its own, noalias with the other copies'. The model's elements are memory's
 // under the fast path's run-time check (the check is what makes the model's dependences, and
 // so every reordering, valid), so the scopes add no assumption of their own.
-import { UnionMap, type MultiUnionPwAff, type UnionSet } from 'isl-wasm';
+import { DimType, MultiUnionPwAff, UnionMap, type UnionSet } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 
 /** The mark above the unrolled i band of a full micro-tile whose rows touch distinct elements of C. */
@@ -38,4 +38,20 @@ export function rowsApart(model: ScopModel, st: ScopStatementModel, domain: Unio
   // { [d] }: how far apart along i the two instances of each pair run
   const apart = i.reverse().applyRange(sharing).applyRange(i).deltas();
   return apart.isSubset(model.ctx.unionSet('{ [0] }'));
+}
+
+/**
+ * Why the matmul path does not take `st` at parametric sizes (undefined: it does, or the sizes
+ * are constants): an operand would need packing (`needsPacking`: read across rows along j) and
+ * `pack` (--matmul-parametric-pack) is off (syrk's and syr2k's triangles: their full and partial
+ * micro-tiles run over isl's codegen quota), or, given the band (its schedule and the member
+ * playing i), its micro-tile's rows of C are not apart (rowsApart).
+ */
+export function parametricRefusal(
+  model: ScopModel, st: ScopStatementModel, needsPacking: boolean, pack: boolean, band?: { mupa: MultiUnionPwAff; i: number },
+): string | undefined {
+  if (model.context.dim(DimType.param) === 0) return undefined;
+  if (needsPacking && !pack) return 'parametric sizes and an operand to pack';
+  if (band && !rowsApart(model, st, band.mupa.domain(), MultiUnionPwAff.fromUnionPwAff(band.mupa.getAt(band.i)))) return 'parametric sizes and rows of C not apart';
+  return undefined;
 }
