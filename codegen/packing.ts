@@ -31,6 +31,8 @@ export interface PackingPlan {
   readonly access: ScopAccess;
   /** The read's element at (j, k): subscripts over counterName(0) = j, counterName(1) = k. */
   readonly subscripts: readonly AstExprTree[];
+  /** The operand's row and k ranges over the parameters ([rowMin, rowMax, kMin, kMax]), for the run-time layout; undefined when they are constants. */
+  readonly ranges?: readonly AstExprTree[];
 }
 
 /** The plans of `operands`. Call inside `ctx.scope` (and the quota): the isl objects made here are temporaries. */
@@ -49,7 +51,14 @@ export function planPacking(model: ScopModel, operands: readonly PackedOperand[]
     const at = element.range().lexminPwMultiAff();
     const build = AstBuild.fromContext(element.domain().params());
     const subscripts = Array.from({ length: element.range().tupleDim() }, (_, d) => readAstExpr(build.exprFromPwAff(at.getAt(d))));
-    return { operand, statement: st, access, subscripts };
+    const constant = [operand.rowMin, operand.rowMax, operand.kMin, operand.kMax].every((v) => v !== undefined);
+    if (constant) return { operand, statement: st, access, subscripts };
+    // Parametric sizes: the ranges as expressions of the parameters, over the statement's instances.
+    const domain = st.domain.intersectParams(model.context);
+    const params = AstBuild.fromContext(model.context);
+    const ranges = [domain.dimMin(operand.row), domain.dimMax(operand.row), domain.dimMin(operand.roles.k), domain.dimMax(operand.roles.k)]
+      .map((pa) => readAstExpr(params.exprFromPwAff(pa)));
+    return { operand, statement: st, access, subscripts, ranges };
   });
 }
 
@@ -104,30 +113,63 @@ export function packingCodegen(module: Module, plans: readonly PackingPlan[], cx
   const malloc = libraryFunction(module, 'malloc', functionType(i8p, [i64]));
   const free = libraryFunction(module, 'free', functionType(voidType, [i8p]));
   allowAllocation(at.insertBlock!.parent!);
-  // Per buffer: its element type, its row length (j's range padded to whole lines) and its byte offset in the allocation.
-  let bytes = 0;
+  // Per buffer: its element type, its first row and k, its row length (the row range padded to
+  // whole lines) and its byte offset in the allocation: constants, or with parametric sizes values
+  // computed in `at` from the parameters (computed in the check's block, which dominates it).
+  const c = (v: number): Value => constInt(i64, v);
+  const known = (v: Value): number | undefined => (v.kind === 'const-int' ? Number(v.value) : undefined);
+  const fold = (x: Value, y: Value, op: 'add' | 'sub' | 'mul', f: (a: number, b: number) => number): Value => {
+    const [a, b] = [known(x), known(y)];
+    return a !== undefined && b !== undefined ? c(f(a, b)) : at[op](x, y);
+  };
+  const add = (x: Value, y: Value): Value => fold(x, y, 'add', (a, b) => a + b);
+  const sub = (x: Value, y: Value): Value => fold(x, y, 'sub', (a, b) => a - b);
+  const mul = (x: Value, y: Value): Value => fold(x, y, 'mul', (a, b) => a * b);
+  /** x rounded up to a multiple of `m` (a power of two), x >= 0. */
+  const roundUp = (x: Value, m: number): Value => {
+    const a = known(x);
+    return a !== undefined ? c(Math.ceil(a / m) * m) : at.and(at.add(x, c(m - 1)), c(-m));
+  };
+  const parameters = new AstExprEmitter(at, 64, (id) => cx.parameter(id));
+  // Parametric extents above 2^28 (never met in practice) run the original code: the sizes' products then stay far inside i64.
+  const fits: Value[] = [];
+  /** max(0, hi - lo + 1), the extent of [lo, hi]. */
+  const extent = (lo: Value, hi: Value): Value => {
+    const n = add(sub(hi, lo), c(1));
+    const v = known(n);
+    if (v !== undefined) return c(Math.max(0, v));
+    const clamped = at.select(at.icmp('sgt', n, c(0)), n, c(0));
+    fits.push(at.icmp('sle', clamped, c(1 << 28)));
+    return clamped;
+  };
+  let bytes: Value = c(0);
   const layout = plans.map((p) => {
     const type = p.access.instruction!.type;
     const size = allocSize(type);
     const o = p.operand;
+    const range = (k: number, v: number | undefined): Value => (v !== undefined ? c(v) : parameters.value(p.ranges![k]!));
+    const [rowMin, rowMax, kMin, kMax] = [range(0, o.rowMin), range(1, o.rowMax), range(2, o.kMin), range(3, o.kMax)];
     const perLine = Math.max(1, Math.floor(LINE / size));
-    const row = Math.ceil((o.rowMax - o.rowMin + 1) / perLine) * perLine;
+    const rows = extent(rowMin, rowMax);
+    const row = (perLine & (perLine - 1)) === 0 ? roundUp(rows, perLine) : rows;
     const offset = bytes;
-    bytes += Math.ceil((row * (o.kMax - o.kMin + 1) * size) / LINE) * LINE;
-    return { type, row, offset };
+    bytes = add(bytes, roundUp(mul(mul(row, extent(kMin, kMax)), c(size)), LINE));
+    return { type, row, rowMin, kMin, offset };
   });
-  // One allocation, its first line-aligned byte the first buffer's start.
-  const raw = at.call(malloc, [constInt(i64, bytes + LINE - 1)], 'tsopt.pack.raw');
+  // One allocation, its first line-aligned byte the first buffer's start; an extent too large asks
+  // for SIZE_MAX bytes, which malloc refuses (so nothing is allocated that the fast path would not free).
+  const total = add(bytes, c(LINE - 1));
+  const raw = at.call(malloc, [fits.length === 0 ? total : at.select(fits.reduce((x, y) => at.and(x, y)), total, c(-1))], 'tsopt.pack.raw');
   const allocated = at.icmp('ne', raw, constNull(i8p));
   const skip = at.and(at.sub(constInt(i64, 0), at.cast('ptrtoint', raw, i64)), constInt(i64, LINE - 1));
   const base = at.gep(i8, raw, [skip], 'tsopt.pack');
-  const buffers = layout.map((l) => at.bitcast(at.gep(i8, base, [constInt(i64, l.offset)]), pointerTo(l.type)));
+  const buffers = layout.map((l) => at.bitcast(at.gep(i8, base, [l.offset]), pointerTo(l.type)));
   // The buffer's element of (row, k): [k - kMin][row - rowMin].
   const slot = (b: IrBuilder, n: number, j: Value, k: Value): Value => {
-    const o = plans[n]!.operand;
-    const row = b.mul(b.sub(k, constInt(i64, o.kMin)), constInt(i64, layout[n]!.row));
-    const offset = b.add(row, b.sub(j, constInt(i64, o.rowMin)));
-    return b.gep(layout[n]!.type, buffers[n]!, [offset]);
+    const l = layout[n]!;
+    const row = b.mul(b.sub(k, l.kMin), l.row);
+    const offset = b.add(row, b.sub(j, l.rowMin));
+    return b.gep(l.type, buffers[n]!, [offset]);
   };
   return {
     allocated,

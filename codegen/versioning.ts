@@ -13,7 +13,7 @@
 // (parallel-loop.ts). Scalars crossing statements go through stack slots (block-generator.ts);
 // DeLICM's mapped scalars live in array elements (mapped-accesses.ts) and need no slot.
 // The pass (passes/versioning.ts) chooses the model and the plans and reports what came out.
-import { AstBuild, IslError, IslQuotaError, readAstNode, type AstExprTree, type AstNodeTree } from 'isl-wasm';
+import { AstBuild, DimType, IslError, IslQuotaError, readAstNode, type AstExprTree, type AstNodeTree } from 'isl-wasm';
 import {
   IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, incomingValueFor, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock,
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
@@ -23,6 +23,7 @@ import { ScevKind, type ScevLoop } from '../analysis/scev';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
 import { nestLabel, type InterchangePlan } from '../transform/interchange';
+import { rowScopes, splitRowAddress } from './matmul-rows';
 import { markedParallelLoops, threadableMarks, vectorizedMarks, type ScheduleDecision } from '../transform/schedule-optimizer';
 import { AstExprEmitter } from './ast-expr';
 import { AstToIr, statementCalls, visitLoops } from './ast-to-ir';
@@ -133,6 +134,8 @@ export interface VersioningHooks {
    * refusals are behind and the SCoP's budget is not spent.
    */
   plans(model: ScopModel): { interchange: InterchangePlan | undefined; decision: ScheduleDecision | undefined };
+  /** The decision without the matmul path at parametric sizes (its AST may run over the quota where the generic tiling's does not). */
+  genericPlan?(model: ScopModel, interchange: InterchangePlan | undefined): ScheduleDecision | undefined;
   debug(fields: Record<string, unknown>, message: string): void;
 }
 
@@ -162,7 +165,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   // Column walks: the outer loop innermost (transform/interchange.ts), the cached plan, made under a
   // quota of its own (isl failing there keeps the original order); isl's scheduler and tiling
   // (transform/schedule-optimizer.ts): a tree kept until the AST is built.
-  const { interchange, decision } = hooks.plans(model);
+  const planned = hooks.plans(model);
+  const interchange = planned.interchange;
+  let decision = planned.decision;
   let scheduleNotUsed: string | undefined;
   // isl's AST of an optimized tree (a time-tiled stencil's skewed tiles) may cost more than the
   // original order's: past the quota, the fast path is built once more in the base order.
@@ -194,8 +199,20 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision?.schedule);
     } catch (e) {
       if (!(e instanceof IslQuotaError && decision?.schedule)) throw e;
-      scheduleNotUsed = `isl exceeded its quota of ${o.maxOperations} operations for the AST of the new schedule (--codegen-max-operations)`;
-      [parts, ast, mapped, rolled, extents] = runCheckAndAst(undefined);
+      // The matmul path at parametric sizes past the quota (two products of uBLAS's 2mm): the generic tiling's tree next.
+      const generic = decision.matmul.length > 0 && model.context.dim(DimType.param) > 0 ? hooks.genericPlan?.(model, interchange) : undefined;
+      let built: ReturnType<typeof runCheckAndAst> | undefined;
+      if (generic?.schedule) {
+        decision.schedule.dispose();
+        decision = generic;
+        try {
+          built = runCheckAndAst(decision.schedule);
+        } catch (again) {
+          if (!(again instanceof IslQuotaError)) throw again;
+        }
+      }
+      if (!built) scheduleNotUsed = `isl exceeded its quota of ${o.maxOperations} operations for the AST of the new schedule (--codegen-max-operations)`;
+      [parts, ast, mapped, rolled, extents] = built ?? runCheckAndAst(undefined);
     }
   } catch (e) {
     if (e instanceof IslError && model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
@@ -281,9 +298,15 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const slots = scalarSlots(fn, model, region, fb0(fastEntry));
     createdSlots = [...slots.values()];
     let enclosingGroups: string[] = [];
+    // The matmul micro-tile's row a statement instance runs, and the array it writes (codegen/matmul-rows.ts).
+    const rows = scheduled ? rowScopes(ast, md, fastPathName(fn.name, location)) : undefined;
+    let row: { array: ScopArray; scopes: { own: string; others: string[] } } | undefined;
+    const rowAddresses = new Map<Value, Value>();
     const decorateAccess = (copy: Instruction, array: ScopArray): void => {
-      copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!]) });
-      const others = arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!);
+      const mine = row?.array === array ? row.scopes : undefined;
+      if (mine) splitRowAddress(copy, rowAddresses);
+      copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!, ...(mine ? [mine.own] : [])]) });
+      const others = [...arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!), ...(mine?.others ?? [])];
       if (others.length > 0) copy.metadata.push({ name: 'noalias', ref: md.list(others) });
       if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
       else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
@@ -302,11 +325,15 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       parameter: lookup64,
       statement: (name, args, builder, enclosing) => {
         enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
+        row = undefined;
         if (packs?.copy(name, args, builder)) return;
         const roll = rolledByName.get(name);
         // A rolled statement runs the remainder's body (named after the unrolled loop when the remainder is a block).
         const st = roll?.remainder ?? byName.get(name);
         if (!st) throw new UnsupportedCodeError(`the AST names an unknown statement ${name}`);
+        const r = rows?.rowOf(enclosing);
+        const written = r === undefined ? undefined : st.accesses.find((a) => a.kind === 'write' && a.array.kind === 'array')?.array;
+        row = written && r !== undefined ? { array: written, scopes: rows!.scopes(r) } : undefined;
         // A rolled statement's last counter is the index from the loop's start, not the remainder's iteration.
         const counted = roll ? roll.statement.loops.slice(0, -1) : st.loops;
         const iterations = new Map<ScevLoop, Value>(counted.map((l, k) => [l.loop, args[k]!] as const));

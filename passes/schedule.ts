@@ -45,7 +45,11 @@ export const matmulPackAOption: PassOption = {
 };
 export const matmulParametricOption: PassOption = {
   name: 'matmul-parametric',
-  description: 'take the matmul path also where the sizes are parameters (VLA code), its full micro-tiles a filter of their own (default false: opt then keeps C\'s micro-tile in memory, slower than the generic tiling; transform/matmul.ts)',
+  description: 'take the matmul path also where the sizes are parameters (VLA code), its full micro-tiles a filter of their own whose rows of C get alias scopes of their own, where the model shows the rows apart and no operand needs packing (default true; transform/matmul.ts, transform/matmul-rows.ts)',
+};
+export const matmulParametricPackOption: PassOption = {
+  name: 'matmul-parametric-pack',
+  description: 'with --matmul-parametric, also where an operand needs packing (syrk, syr2k, a transposed B), its buffer sized at run time (default false: syrk\'s triangle runs over the codegen quota and keeps its original order; transform/matmul-rows.ts, codegen/packing.ts)',
 };
 export const l1CacheOption: PassOption = {
   name: 'l1-cache-size',
@@ -78,7 +82,7 @@ export const scheduleShortcutsOption: PassOption = {
   description: 'spend less isl work on the schedule for the same result: isl\'s scheduler only where its schedule could be taken (not where no statement is in two loops, nor where no access walks across rows innermost and none to a matrix stays on one element along a loop: transform/schedule-filter.ts; the report\'s schedule.schedulerSkipped says why), DeLICM for time tiling only where it could make a stencil, and the DeLICM probes\' schedules and time tiles reused by the optimizer (default true; --schedule-shortcuts=false runs every step as before, with the same output)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, scheduleShortcutsOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, scheduleShortcutsOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -103,7 +107,8 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     matmul: booleanOption(ctx, matmulOption, true),
     pack: booleanOption(ctx, matmulPackOption, true),
     packA: booleanOption(ctx, matmulPackAOption, false),
-    matmulParametric: booleanOption(ctx, matmulParametricOption, false),
+    matmulParametric: booleanOption(ctx, matmulParametricOption, true),
+    matmulParametricPack: booleanOption(ctx, matmulParametricPackOption, false),
     tileSizes: sizes,
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },
     vectorBytes: vectorBytesOf(module as never),

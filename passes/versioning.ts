@@ -74,6 +74,7 @@ function hooksFor(ctx: PassContext, o: PassOptions): VersioningHooks {
       if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
       return { interchange, decision: o.schedule ? scheduleDecision(model, interchange, o.schedule) : undefined };
     },
+    genericPlan: (model, interchange) => (o.schedule ? scheduleDecision(model, interchange, { ...o.schedule, matmulParametric: false }) : undefined),
     debug: (fields, message) => ctx.log.debug(fields, message),
   };
 }

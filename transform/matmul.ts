@@ -22,6 +22,7 @@
 // never writes, so results stay bit for bit. Operands already stride 1 along j are read in place.
 import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, UnionSetList, type UnionSet } from 'isl-wasm';
 import { stride } from './interchange';
+import { matmulRowsMark, rowsApart } from './matmul-rows';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
 import type { Plan } from './schedule-plan';
@@ -37,9 +38,10 @@ export interface MatmulRoles {
  * Why the matmul path does not apply to `model`, if it does not: its sizes are parameters (VLA
  * code, sizes read at run time) and `parametric` (--matmul-parametric) is off. On parametric
  * sizes the full micro-tiles are a filter of their own (insertMatmulBands), within the codegen
- * quota, but opt then keeps C's micro-tile in memory: with a row length known only at run time,
- * alias analysis cannot tell the micro-tile's rows apart, so LICM does not hold them in registers
- * across k (gemm 1000x1100x1200 of test/kernels: 0.33 s against 0.22 s for the generic tiling).
+ * quota, and their rows of C get alias scopes of their own (transform/matmul-rows.ts, which also
+ * says which statements the path takes at parametric sizes): without them opt kept C's
+ * micro-tile in memory (gemm 1000x1100x1200 of test/kernels: 0.33 s against 0.22 s for the
+ * generic tiling; with them 0.15 s).
  */
 export function matmulRefused(model: ScopModel, parametric: boolean): string | undefined {
   return model.context.dim(DimType.param) > 0 && !parametric ? 'parametric sizes' : undefined;
@@ -80,18 +82,19 @@ export interface PackedOperand {
   /** Index of the packed read in the statement's `accesses`. */
   readonly access: number;
   readonly roles: MatmulRoles;
-  /** The statement's ranges of `row` and k (constants: packing takes constant sizes only). */
-  readonly rowMin: number;
-  readonly rowMax: number;
-  readonly kMin: number;
-  readonly kMax: number;
+  /** The statement's ranges of `row` and k; undefined where they depend on the parameters (codegen/packing.ts computes them at run time). */
+  readonly rowMin: number | undefined;
+  readonly rowMax: number | undefined;
+  readonly kMin: number | undefined;
+  readonly kMax: number | undefined;
 }
 
 /**
  * The reads of `st` worth packing: B-like (invariant along i, moving along j and k) and not
  * stride 1 along j, and with `packA` A-like (invariant along j) and not stride 1 along i (the
  * micro-kernel's Mr rows of A then share a line per k), of an array `st` does not write, loaded
- * in the statement's own block, over constant ranges. `first`: the number to name the first copy statement by.
+ * in the statement's own block (over constant ranges, or ranges of the parameters that codegen
+ * computes at run time). `first`: the number to name the first copy statement by.
  */
 export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, first: number, packA = false): PackedOperand[] {
   // Only st runs below its band, where the copies are: an array st does not write keeps its values from the copy to the reads.
@@ -102,7 +105,6 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
     return v.isInt() ? v.getNumSi() : undefined;
   };
   const [kMin, kMax] = [bound(roles.k, false), bound(roles.k, true)];
-  if (kMin === undefined || kMax === undefined) return [];
   const out: PackedOperand[] = [];
   st.accesses.forEach((a, n) => {
     if (a.kind !== 'read' || a.array.kind !== 'array' || a.scalar !== undefined || written.has(a.array)) return;
@@ -111,7 +113,7 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
     if (!bLike && !(packA && stride(model, st, a, roles.j) === 'invariant')) return;
     const row = bLike ? roles.j : roles.i;
     const [rowMin, rowMax] = [bound(row, false), bound(row, true)];
-    if (rowMin === undefined || rowMax === undefined || stride(model, st, a, row) === 'unit') return;
+    if (stride(model, st, a, row) === 'unit') return;
     out.push({ pack: `Pack_${first + out.length}`, operand: bLike ? 'B' : 'A', row, statement: st.name, access: n, roles, rowMin, rowMax, kMin, kMax });
   });
   return out;
@@ -232,9 +234,10 @@ export function insertMatmulBands(
   // jr's micro-panels of C are independent: with --parallel, the threads share them out (a team
   // per kc block when jc and ic run once), each micro-panel's k sum staying on one thread.
   // The micro-kernel: k, i (unrolled in full micro-tiles), j innermost, one band each under its mark.
-  const microKernel = (band: ScheduleNode, full: boolean): ScheduleNode => {
+  const microKernel = (band: ScheduleNode, full: boolean, rows = false): ScheduleNode => {
     let n = band.insertMark(ctx.id(markOf(mj, 'tile'))).child(0).child(0);
     n = n.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);
+    if (rows) n = n.insertMark(ctx.id(matmulRowsMark)).child(0);
     n = n.insertMark(ctx.id(markOf(mi, 'point'))).child(0).insertPartialSchedule(point(1));
     if (full) n = n.bandMemberSetAstLoopType(0, AstLoopType.unroll);
     return n.child(0).insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
@@ -253,7 +256,10 @@ export function insertMatmulBands(
   const partial = model.domains.intersect(domain).subtract(full);
   node = node.insertSequence(UnionSetList.fromUnionSet(full).add(partial));
   const depth = node.getTreeDepth();
-  node = microKernel(microTiles(node.child(0).child(0)), true);
+  // The unrolled rows of C apart for opt (transform/matmul-rows.ts), where the model says they are.
+  const statement = model.statements.find((st) => !domain.intersect(st.domain.toUnionSet()).isEmpty());
+  const rows = statement !== undefined && rowsApart(model, statement, domain, MultiUnionPwAff.fromUnionPwAff(mupa.getAt(mi)));
+  node = microKernel(microTiles(node.child(0).child(0)), true, rows);
   while (node.getTreeDepth() > depth) node = node.parent();
   return microKernel(microTiles(node.child(1).child(0)), false);
 }
@@ -358,11 +364,11 @@ function memberDistances(model: ScopModel, ordered: UnionMap, mupa: MultiUnionPw
  * distance along it (its members' coincidence is computed the same way, and the other
  * statements' bands get theirs again without S).
  */
-export function distributeMatmul(model: ScopModel, plan: Plan, ordered: UnionMap): Plan {
+export function distributeMatmul(model: ScopModel, plan: Plan, ordered: UnionMap, takes: (st: ScopStatementModel) => boolean = () => true): Plan {
   if (plan.kind === 'leaf') return plan;
-  if (plan.kind !== 'band') return { kind: plan.kind, children: plan.children.map((c) => ({ filter: c.filter, child: distributeMatmul(model, c.child, ordered) })) };
+  if (plan.kind !== 'band') return { kind: plan.kind, children: plan.children.map((c) => ({ filter: c.filter, child: distributeMatmul(model, c.child, ordered, takes) })) };
   const { bands, below } = bandChain(plan);
-  const rebuilt = (): Plan => bands.reduceRight<Plan>((child, b) => ({ ...b, child }), distributeMatmul(model, below, ordered));
+  const rebuilt = (): Plan => bands.reduceRight<Plan>((child, b) => ({ ...b, child }), distributeMatmul(model, below, ordered, takes));
   if (below.kind !== 'sequence') return rebuilt();
   const all = bands[0]!.mupa.domain();
   for (const [n, c] of below.children.entries()) {
@@ -372,7 +378,7 @@ export function distributeMatmul(model: ScopModel, plan: Plan, ordered: UnionMap
     const inner = bandChain(c.child);
     if (inner.below.kind !== 'leaf' || inner.bands.length === 0) continue;
     const total = bands.reduce((k, b) => k + b.mupa.size(), 0) + inner.bands.reduce((k, b) => k + b.mupa.size(), 0);
-    if (total !== 3 || !matmulRoles(model, st)) continue;
+    if (total !== 3 || !matmulRoles(model, st) || !takes(st)) continue;
     const mine = c.filter.intersect(st.domain.toUnionSet());
     const others = all.subtract(mine);
     // S last: nothing of the other statements may depend on it.
@@ -390,7 +396,7 @@ export function distributeMatmul(model: ScopModel, plan: Plan, ordered: UnionMap
       const flags = Array.from({ length: b.mupa.size() }, () => othersCoincident[k++]!);
       return { ...b, mupa: part, coincident: flags };
     });
-    const rest: Plan = { kind: 'sequence', children: below.children.filter((_, m) => m !== n).map((x) => ({ filter: x.filter, child: distributeMatmul(model, x.child, ordered) })) };
+    const rest: Plan = { kind: 'sequence', children: below.children.filter((_, m) => m !== n).map((x) => ({ filter: x.filter, child: distributeMatmul(model, x.child, ordered, takes) })) };
     const othersPlan = othersBands.reduceRight<Plan>((child, b) => ({ ...b, child }), rest);
     const matmulPlan: Plan = { kind: 'band', mupa: merged, permutable: true, coincident, child: { kind: 'leaf' } };
     return { kind: 'sequence', children: [{ filter: others, child: othersPlan }, { filter: mine, child: matmulPlan }] };

@@ -33,6 +33,7 @@ import { stepAlong, stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { columnWalkTileSizes } from './column-walk-tiles';
 import { tileSizes, type CacheSizes } from './tile-sizes';
+import { parametricRefusal } from './matmul-rows';
 import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, packedOperands, type MatmulInfo } from './matmul';
 import type { Plan } from './schedule-plan';
 import type { TimeTiled } from './time-tiling';
@@ -53,8 +54,10 @@ export interface ScheduleOptions {
   readonly pack: boolean;
   /** --matmul-pack-a: with packing, also A-like operands read across rows along i (transform/matmul.ts, packedOperands). */
   readonly packA: boolean;
-  /** --matmul-parametric: the matmul path also for parametric sizes (transform/matmul.ts, matmulRefused). */
+  /** --matmul-parametric: the matmul path also for parametric sizes (transform/matmul.ts, matmulRefused), where C's rows are apart and nothing needs packing (transform/matmul-rows.ts). */
   readonly matmulParametric: boolean;
+  /** --matmul-parametric-pack: at parametric sizes, also where an operand needs packing (buffers sized at run time). */
+  readonly matmulParametricPack: boolean;
 }
 
 /** One tiled band: its members' sizes and why. */
@@ -142,7 +145,7 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
       if (e instanceof NotScheduled) return kept(e.message, computed.toStr());
       throw e;
     }
-    if (o.matmul && matmulRefused(model, o.matmulParametric) === undefined) plan = distributeMatmul(model, plan, ordered);
+    if (o.matmul && matmulRefused(model, o.matmulParametric) === undefined) plan = distributeMatmul(model, plan, ordered, (st) => parametricRefusal(model, st, needsPacking(model, st), o.matmulParametricPack) === undefined);
     let skewed = false;
     let fused = false;
     const tiled: TiledBand[] = [];
@@ -479,6 +482,12 @@ function jammed(model: ScopModel, statements: readonly ScopStatementModel[], mup
   return reuse;
 }
 
+/** Whether a matmul statement `st` reads an operand across rows along j (transform/matmul.ts, packedOperands). */
+function needsPacking(model: ScopModel, st: ScopStatementModel): boolean {
+  const roles = matmulRoles(model, st);
+  return roles !== undefined && packedOperands(model, st, roles, 0).length > 0;
+}
+
 /** The matmul path for a permutable band: its one statement is a matrix multiplication (transform/matmul.ts) and the band's three members run its three loops. */
 function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions, packs: number): { info: MatmulInfo; along: number[] } | undefined {
   if (mupa.size() !== 3 || matmulRefused(model, o.matmulParametric) !== undefined) return undefined;
@@ -490,6 +499,7 @@ function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions,
   const roles = matmulRoles(model, st);
   if (!roles) return undefined;
   const elementBytes = Math.max(1, ...st.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array.elementBytes));
+  if (parametricRefusal(model, st, needsPacking(model, st), o.matmulParametricPack, { mupa, i: along.indexOf(roles.i) }) !== undefined) return undefined;
   const packing = o.pack ? packedOperands(model, st, roles, packs, o.packA) : [];
   const packed = packing.map((p) => st.accesses[p.access]!.array.name);
   return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes), packed, packing }, along };

@@ -5,8 +5,8 @@
 // 2mm's product over DeLICM's model keeps its C tile in registers; and that a small gemm whose
 // j loop -O3 unrolls fully is versioned within the check's quota; that packing's buffer is
 // malloc'd per run of the fast path, so two threads running syrk at once print what clang -O3's
-// build prints; that --matmul-pack-a packs gemm's A; and that --matmul-parametric gives
-// test/kernels' parametric gemm the path within the codegen quota.
+// build prints; that --matmul-pack-a packs gemm's A; and that test/kernels' parametric gemm
+// gets the path within the codegen quota (--matmul-parametric, the default).
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -march=skylake-avx512 (tscc's unrolling flags) -emit-llvm
 //     | tsopt --verify-each --l1-cache-size=32768 --l2-cache-size=1048576 | llc-14 -O3
 import * as fs from 'node:fs';
@@ -218,11 +218,11 @@ describe('end to end', () => {
     expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
   }, 240_000);
 
-  test('--matmul=false: gemm tiled as before; parametric sizes (test/kernels/gemm.c): the generic tiling, not the matmul path', async () => {
+  test('--matmul=false: gemm tiled as before; parametric sizes (test/kernels/gemm.c) with --matmul-parametric=false: the generic tiling, not the matmul path', async () => {
     const off = await gemmAt([50, 53, 300], false, ['--matmul=false']);
     expect(off.schedules[0]).toMatchObject({ taken: true, matmul: false, tileSizes: [[84, 8, 256]] });
     expect(runOk(off.exe, []).toString()).toBe(runOk(off.reference, []).toString());
-    const parametric = await optimize(compileToIr(path.join(kernelsDir, 'gemm.c'), [...IR_FLAGS, `-I${kernelsDir}`]), 'kernel_gemm');
+    const parametric = await optimize(compileToIr(path.join(kernelsDir, 'gemm.c'), [...IR_FLAGS, `-I${kernelsDir}`]), 'kernel_gemm', ['--matmul-parametric=false']);
     expect(parametric.schedules[0]).toMatchObject({ taken: true, matmul: false, tileSizes: [[84, 8, 256]] });
   }, 240_000);
 });
@@ -288,9 +288,9 @@ int main(void) {
 describe('parametric sizes', () => {
   // The full micro-tiles a filter of their own: the AST within the codegen quota (the isolated
   // micro-tiles took 1.08M operations); partial micro-tiles along i, j and k at 37 x 53 x 131.
-  test('gemm of test/kernels with --matmul-parametric: the matmul path within the codegen quota, bit for bit clang -O3\'s output at sizes not multiples of the tiles', async () => {
+  test('gemm of test/kernels (--matmul-parametric by default): the matmul path within the codegen quota, bit for bit clang -O3\'s output at sizes not multiples of the tiles', async () => {
     const source = path.join(kernelsDir, 'gemm.c');
-    const { out, schedules, scops } = await optimize(compileToIr(source, [...IR_FLAGS, `-I${kernelsDir}`]), 'kernel_gemm', ['--matmul-parametric']);
+    const { out, schedules, scops } = await optimize(compileToIr(source, [...IR_FLAGS, `-I${kernelsDir}`]), 'kernel_gemm');
     expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: [] }] });
     expect(scops[0]!.islOperationsBySteps['check and AST']).toBeLessThan(1_000_000);
     // The full micro-tiles' kernel: 8 rows x 24 columns of fmuladds on vectors of 4 in one block.

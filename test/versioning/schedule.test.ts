@@ -58,9 +58,12 @@ function expectClangOutput(name: string, out: Buffer, sizes: readonly string[][]
   for (const args of sizes) expect([name, args, runKernel(exe, args)]).toEqual([name, args, runKernel(reference, args)]);
 }
 
+// test/kernels/gemm.c has run-time sizes: --matmul-parametric=false keeps it off the matmul path (transform/matmul-rows.ts), on the generic tiling these tests are about.
+const GENERIC = '--matmul-parametric=false';
+
 describe('gemm', () => {
   test('print<schedule>: the i, k, j band tiled 84 x 8 x 256, from the caches, three arrays of doubles, 8 lanes of AVX-512 and B[k][j]\'s 8 x 256 plane in L1', async () => {
-    const r = await tsoptAsync(['--passes=print<schedule>', '-o', '/dev/null', ...CACHES], ir('gemm'));
+    const r = await tsoptAsync(['--passes=print<schedule>', '-o', '/dev/null', ...CACHES, GENERIC], ir('gemm'));
     expect(r.status).toBe(0);
     const text = r.stderr.toString();
     const kernel = text.slice(text.indexOf('Function: kernel_gemm'), text.indexOf('Function: main'));
@@ -74,7 +77,7 @@ describe('gemm', () => {
   }, 120_000);
 
   test('the report says what was tiled, the budget has a schedule step, and the fast path prints what clang -O3 prints across tile edges', async () => {
-    const { kernel, bitcode: out } = await tsoptOn('gemm', []);
+    const { kernel, bitcode: out } = await tsoptOn('gemm', [GENERIC]);
     expect(kernel).toHaveLength(1);
     expect(kernel[0]!.schedule).toEqual({ taken: true, why: "isl's schedule taken: 1 band(s) tiled", tiledBands: 1, tileSizes: [[84, 8, 256]], fused: false, skewed: false, timeTiled: false, matmul: false });
     expect(kernel[0]!.islOperationsBySteps!.schedule).toBeGreaterThan(0);
@@ -83,7 +86,7 @@ describe('gemm', () => {
   }, 180_000);
 
   test('--tile-sizes=3,5,8: small tiles, many partial ones, the same output; --schedule=false: no schedule field', async () => {
-    const { kernel, bitcode: out } = await tsoptOn('gemm', ['--tile-sizes=3,5,8']);
+    const { kernel, bitcode: out } = await tsoptOn('gemm', ['--tile-sizes=3,5,8', GENERIC]);
     expect(kernel[0]!.schedule).toMatchObject({ taken: true, tileSizes: [[3, 5, 8]] });
     expectClangOutput('gemm', out, [['20', '25', '30'], ['21', '25', '30'], ['7', '11', '13']], 'small');
     const off = await tsoptOn('gemm', ['--schedule=false']);
