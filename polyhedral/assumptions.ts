@@ -41,36 +41,44 @@ export function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet, state
   // [params] -> { : context and the assumptions so far }
   let known = context;
   const cNames = renamedParameters(t.parameters);
+  // C already printed, by the set's and the context's text (see setToC).
+  const printed = new Map<string, string>();
   for (const kind of assumptionOrder) {
     const checks = t.checks.filter((c) => c.kind === kind);
     if (checks.length === 0) continue;
     // One isl set per place: the disjunction of every violation checked there.
     const byPlace = new Map<string | ScopLoop, CheckText[]>();
     for (const c of checks) byPlace.set(c.where, [...(byPlace.get(c.where) ?? []), c]);
-    // [params] -> { : no check of this kind fails where it must hold (or on a hull of it) }
-    const holdsOn = (hull: boolean): IslSet => {
+    // [params] -> { [i..] : where the checks of a place must hold }, by place (or its hull)
+    const places = (hull: boolean): [IslSet, CheckText[]][] => [...byPlace].map(([place, found]) => {
+      const where = typeof place === 'string' ? ctx.set(p + place) : iterationsOf(place);
+      return [hull ? where.polyhedralHull().toSet() : where, found];
+    });
+    // [params] -> { : no check of this kind fails where it must hold }
+    const holdsOn = (wheres: [IslSet, CheckText[]][]): IslSet => {
       let bad = context.complement().intersect(context); // empty set in the parameter space
-      for (const [place, found] of byPlace) {
-        let where = typeof place === 'string' ? ctx.set(p + place) : iterationsOf(place);
-        if (hull) where = where.polyhedralHull().toSet();
+      for (const [where, found] of wheres) {
         const violation = ctx.set(`${p}{ ${found[0]!.tuple} : ${found.map((c) => `(${c.violation})`).join(' or ')} }`);
         bad = bad.union(where.intersect(violation).params());
       }
       return context.subtract(bad).coalesce();
     };
-    let holds = holdsOn(false);
+    const exact = places(false);
+    let holds = holdsOn(exact);
     // Only what the context and the assumptions before say not already.
     if (known.isSubset(holds)) continue;
     let set = holds.gist(known).coalesce();
-    let c = setToC(ctx, set, known, cNames);
-    if (isComplicated(c)) {
+    let c = setToC(ctx, set, known, cNames, printed);
+    const hulls = isComplicated(c) ? places(true) : [];
+    // Every place its own hull (zlib inffast.c's wrap checks): the hull's condition is this one.
+    if (hulls.some(([hull], k) => hull.toString() !== exact[k]![0].toString())) {
       // The weakest condition can be a maze of divisions and special cases (remainder
       // loops of unrolling that happen not to run). Asking the checks to hold on the
       // polyhedral hull of where they apply gives a stronger condition, so just as
       // sound, usually without divisions, and cheap to test at run time.
-      const hullHolds = holdsOn(true);
+      const hullHolds = holdsOn(hulls);
       const hullSet = hullHolds.gist(known).coalesce();
-      const hullC = setToC(ctx, hullSet, known, cNames);
+      const hullC = setToC(ctx, hullSet, known, cNames, printed);
       if (!hullHolds.intersect(known).isEmpty() && hullC.length < c.length) ({ holds, set, c } = { holds: hullHolds, set: hullSet, c: hullC });
     }
     out.push({ kind, set, c });
@@ -87,11 +95,18 @@ function isComplicated(c: string): boolean {
 /**
  * A parameter set as a C expression (`n >= 1 && m <= 100`), "1" for the universe, "0" for the empty set.
  * `cNames` maps isl parameter names to C identifiers where they differ (`i0_` → `i0`).
+ * `printed` (for one `cNames`) keeps each C by the set's and the context's text: a set that
+ * reads the same is printed once. The hull of zlib inffast.c's wrap checks is the set itself,
+ * and each print costs isl 0.1-0.8 s there. The text is taken after the tests above, which
+ * put the set's disjuncts in isl's normal order (the hull's come in another).
  */
-export function setToC(ctx: Ctx, set: IslSet, context: IslSet, cNames: ReadonlyMap<string, string> = new Map()): string {
+export function setToC(ctx: Ctx, set: IslSet, context: IslSet, cNames: ReadonlyMap<string, string> = new Map(), printed?: Map<string, string>): string {
   if (set.isEmpty()) return '0';
   if (context.isSubset(set)) return '1';
-  return ctx.scope(() => {
+  const key = printed && `${set.toString()}\n${context.toString()}`;
+  const cached = key === undefined ? undefined : printed?.get(key);
+  if (cached !== undefined) return cached;
+  const c = ctx.scope(() => {
     // Both live in the same parameter space: rename in both, positions by name.
     const rename = (s: IslSet): IslSet => {
       let out = s;
@@ -103,6 +118,8 @@ export function setToC(ctx: Ctx, set: IslSet, context: IslSet, cNames: ReadonlyM
     };
     return AstBuild.fromContext(rename(context)).exprFromSet(rename(set)).toCStr();
   });
+  if (key !== undefined) printed?.set(key, c);
+  return c;
 }
 
 /**
