@@ -218,8 +218,20 @@ export function insertMatmulBands(
   const [mi, mj, mk] = [member(roles.i), member(roles.j), member(roles.k)];
   // jc, kc, ic: the blocks.
   const blocks = tiled(model, domain, permuted(mupa, [mj, mk, mi]), [sizes.nc, sizes.kc, sizes.mc]);
-  // Inside a block, [j, i, k] tiled by the micro-tile (k by Kc: one tile) gives jr, ir and the micro-kernel's points.
-  const micro = tiled(model, domain, permuted(blocks.point, [0, 2, 1]), [sizes.nr, sizes.mr, sizes.kc]);
+  // [j, i, k] tiled by the micro-tile (k by Kc: the kc block's tile again) gives jr, ir and the
+  // micro-kernel's points. Nc and Mc are multiples of Nr and Mr, so each block holds whole
+  // micro-tiles. Tiled from the absolute j and i, not from the block's offsets: jr's and ir's
+  // counters are then the micro-tile's first j and i, and the unrolled rows of C are i, i + 1,
+  // ... of one value. Offsets from the block made each row `ic + ir + r`, which opt computes
+  // once per row (as an `or`, the low bits being known 0); alias analysis then could not tell
+  // the rows apart and LICM kept C's micro-tile in memory whenever ic ran more than one block
+  // (gemm LARGE with Mc = 480: vfmadd with C loaded and stored per k, 2.4x slower). On
+  // parametric sizes, where C's tile stays in memory anyway (matmulRefused), the offsets are
+  // kept: tiled from the absolute i and j, gemm's AST ran over the codegen quota.
+  const parametric = model.context.dim(DimType.param) > 0;
+  const micro = parametric
+    ? tiled(model, domain, permuted(blocks.point, [0, 2, 1]), [sizes.nr, sizes.mr, sizes.kc])
+    : tiled(model, domain, permuted(mupa, [mj, mi, mk]), [sizes.nr, sizes.mr, sizes.kc]);
   let node = at.insertPartialSchedule(blocks.tile).bandSetPermutable(1);
   node = split(node, [markOf(mj, 'tile'), markOf(mk, 'tile'), markOf(mi, 'tile')]);
   // The copy statements of B-like operands before ic's mark: per jc, kc block, the block's
@@ -239,7 +251,7 @@ export function insertMatmulBands(
     if (full) n = n.bandMemberSetAstLoopType(0, AstLoopType.unroll);
     return n.child(0).insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
   };
-  if (model.context.dim(DimType.param) === 0) {
+  if (!parametric) {
     // Isolating the full micro-tiles generates the micro-kernel knowing it runs Mr x Nr points.
     node = microTiles(node);
     return microKernel(node.bandSetAstBuildOptions(fullMicroTiles(model, node, micro.point, sizes)), true);
