@@ -22,6 +22,7 @@
 // never writes, so results stay bit for bit. Operands already stride 1 along j are read in place.
 import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, UnionSetList, type UnionSet } from 'isl-wasm';
 import { stride } from './interchange';
+import { foldedProduct } from './packed-product';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
 import type { Plan } from './schedule-plan';
@@ -89,13 +90,16 @@ export interface PackedOperand {
 
 /**
  * The reads of `st` worth packing: B-like (invariant along i, moving along j and k) and not
- * stride 1 along j, and with `packA` A-like (invariant along j) and not stride 1 along i (the
- * micro-kernel's Mr rows of A then share a line per k), of an array `st` does not write, loaded
+ * stride 1 along j, and A-like (invariant along j) and not stride 1 along i (the micro-kernel's
+ * Mr rows of A then share a line per k) when the copy can compute their product with a
+ * constant factor once (transform/packed-product.ts: gemm's alpha * A[i][k]) or with `packA`
+ * (all of them), of an array `st` does not write, loaded
  * in the statement's own block, over constant ranges. `first`: the number to name the first copy statement by.
  */
 export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, first: number, packA = false): PackedOperand[] {
   // Only st runs below its band, where the copies are: an array st does not write keeps its values from the copy to the reads.
   const written = new Set(st.accesses.filter((a) => a.kind === 'write').map((a) => a.array));
+  const region = new Set(model.scop.blocks);
   const domain = st.domain.intersectParams(model.context);
   const bound = (dim: number, max: boolean): number | undefined => {
     const v = max ? domain.dimMaxVal(dim) : domain.dimMinVal(dim);
@@ -108,7 +112,7 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
     if (a.kind !== 'read' || a.array.kind !== 'array' || a.scalar !== undefined || written.has(a.array)) return;
     if (a.instruction?.opcode !== 'load' || a.instruction.parent !== st.block) return;
     const bLike = stride(model, st, a, roles.i) === 'invariant';
-    if (!bLike && !(packA && stride(model, st, a, roles.j) === 'invariant')) return;
+    if (!bLike && !((packA || foldedProduct(a.instruction, region) !== undefined) && stride(model, st, a, roles.j) === 'invariant')) return;
     const row = bLike ? roles.j : roles.i;
     const [rowMin, rowMax] = [bound(row, false), bound(row, true)];
     if (rowMin === undefined || rowMax === undefined || stride(model, st, a, row) === 'unit') return;
@@ -165,9 +169,11 @@ export function matmulRoles(model: ScopModel, st: ScopStatementModel): MatmulRol
  * (32 with AVX-512, else 16): Nr = 3 vectors and Mr = 8 with AVX-512 (24 + 3 + 1 of 32), Nr = 2
  * vectors and Mr = 6 else (12 + 2 + 1 of 16). B is read in place or from a [k][j] buffer, so its micro-panel
  * (Kc x Nr, rows far apart) stays in L1 while the ir loop walks all of A's block: Kc fills 3/4 of
- * L1 with it; A's block, Mc x Kc, fills L2 (gemm LARGE, 2026-11-26, load ~25: Kc, Mc = 128, 1024
- * 0.39 s; 64, 1024 0.45 s; 64, 256 0.72 s; 256, 128 0.68 s); Nc, B's block in L3, a fixed
- * multiple of Nr near 2048 (240: 0.81 s).
+ * L1 with it; A's block, Mc x Kc, fills L2; Nc, B's block in L3, a fixed multiple of Nr near
+ * 2048. (gemm LARGE, A packed, CPU time of the kernel, best of 6, load ~25: Kc, Mc = 128, 512
+ * 0.068 s; 256, 256 0.069 s; 384, 256 0.068 s; 128, 1024 0.074 s. But with Mc = 512, 3mm's
+ * three products at LARGE (800 rows: two ic blocks) sent its AST over the codegen quota, 1.15M
+ * operations, and it ran in the original order, 2.7x slower.)
  */
 export function matmulSizes(caches: CacheSizes, vectorBytes: number, elementBytes: number): MatmulSizes {
   const lanes = Math.max(1, Math.floor(vectorBytes / elementBytes));
