@@ -12,10 +12,14 @@
 // needs): each copy fills the part of one Nc x Kc block, so blocks the jc loop runs on
 // different threads write apart. Rows are padded to whole cache lines and every buffer starts
 // on one (64 bytes).
+//
+// A packed element's only use, a product with a value the SCoP does not compute, is folded into
+// the copy (transform/packed-product.ts): the buffer holds the product, and the statement reads
+// it in place of the fmul.
 import { AstBuild, readAstExpr, type AstExprTree } from 'isl-wasm';
 import {
-  attributeSet, constInt, constNull, functionType, getFunction, getOrInsertFunction, i8, i64, IrBuilder, pointerTo, typesEqual, voidType,
-  type FunctionType, type Instruction, type IrFunction, type Module, type Type, type Value,
+  attributeSet, cloneInstruction, constInt, constNull, functionType, getFunction, getOrInsertFunction, i8, i64, IrBuilder, pointerTo, typesEqual, voidType,
+  type FunctionType, type Instruction, type IrFunction, type Module, type Type, type Value, setOperand,
 } from '../ir';
 import { allocSize } from '../analysis/data-layout';
 import { UnsupportedCodeError } from './block-generator';
@@ -23,6 +27,7 @@ import { AstExprEmitter } from './ast-expr';
 import { counterName, elementAddress } from './mapped-accesses';
 import type { ScopAccess, ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { PackedOperand } from '../transform/matmul';
+import { foldedProduct, type FoldedProduct } from '../transform/packed-product';
 
 /** One packed read, ready for code generation (plain data: no isl object). */
 export interface PackingPlan {
@@ -33,11 +38,14 @@ export interface PackingPlan {
   readonly subscripts: readonly AstExprTree[];
   /** The operand's row and k ranges over the parameters ([rowMin, rowMax, kMin, kMax]), for the run-time layout; undefined when they are constants. */
   readonly ranges?: readonly AstExprTree[];
+  /** The product folded into the copy (see the head of this file). */
+  readonly fold?: FoldedProduct;
 }
 
 /** The plans of `operands`. Call inside `ctx.scope` (and the quota): the isl objects made here are temporaries. */
 export function planPacking(model: ScopModel, operands: readonly PackedOperand[]): PackingPlan[] {
   const ctx = model.ctx;
+  const region = new Set(model.scop.blocks);
   return operands.map((operand) => {
     const st = model.statements.find((s) => s.name === operand.statement)!;
     const access = st.accesses[operand.access]!;
@@ -51,14 +59,16 @@ export function planPacking(model: ScopModel, operands: readonly PackedOperand[]
     const at = element.range().lexminPwMultiAff();
     const build = AstBuild.fromContext(element.domain().params());
     const subscripts = Array.from({ length: element.range().tupleDim() }, (_, d) => readAstExpr(build.exprFromPwAff(at.getAt(d))));
+    const fold = foldedProduct(access.instruction!, region);
+    const folded = fold ? { fold } : {};
     const constant = [operand.rowMin, operand.rowMax, operand.kMin, operand.kMax].every((v) => v !== undefined);
-    if (constant) return { operand, statement: st, access, subscripts };
+    if (constant) return { operand, statement: st, access, subscripts, ...folded };
     // Parametric sizes: the ranges as expressions of the parameters, over the statement's instances.
     const domain = st.domain.intersectParams(model.context);
     const params = AstBuild.fromContext(model.context);
     const ranges = [domain.dimMin(operand.row), domain.dimMax(operand.row), domain.dimMin(operand.roles.k), domain.dimMax(operand.roles.k)]
       .map((pa) => readAstExpr(params.exprFromPwAff(pa)));
-    return { operand, statement: st, access, subscripts, ranges };
+    return { operand, statement: st, access, subscripts, ranges, ...folded };
   });
 }
 
@@ -189,7 +199,13 @@ export function packingCodegen(module: Module, plans: readonly PackingPlan[], cx
       const array = plan.access.array;
       const value = b.load(type, elementAddress(b, array, type, plan.subscripts.map((s) => e.value(s)), cx.sizes(array)));
       cx.decorate(value, array);
-      cx.decorate(b.store(value, slot(b, n, args[0]!, args[1]!)), array);
+      let stored: Value = value;
+      if (plan.fold) {
+        const product = cloneInstruction(plan.fold.mul);
+        setOperand(product, plan.fold.slot, value);
+        stored = b.insert(product, 'tsopt.pack.product');
+      }
+      cx.decorate(b.store(stored, slot(b, n, args[0]!, args[1]!)), array);
       return true;
     },
     reads(st, args, b) {
@@ -199,7 +215,8 @@ export function packingCodegen(module: Module, plans: readonly PackingPlan[], cx
         const original = p.access.instruction!;
         const load = b.load(original.type, slot(b, n, args[p.operand.row]!, args[p.operand.roles.k]!));
         cx.decorate(load, p.access.array);
-        loaded.set(original, load);
+        // A folded product stands for the fmul; the statement's own load is then dead.
+        loaded.set(p.fold?.mul ?? original, load);
       });
       return loaded;
     },

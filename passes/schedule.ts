@@ -41,7 +41,7 @@ export const matmulPackOption: PassOption = {
 };
 export const matmulPackAOption: PassOption = {
   name: 'matmul-pack-a',
-  description: 'with --matmul-pack, also copy each Mc x Kc block of an A-like operand read across rows along the micro-kernel\'s unrolled i (gemm\'s A[i][k]) into a [k][i] buffer, so the micro-tile\'s rows of A share a line per k (default false; transform/matmul.ts, codegen/packing.ts)',
+  description: 'with --matmul-pack, copy each Mc x Kc block of every A-like operand read across rows along the micro-kernel\'s unrolled i into a [k][i] buffer, so the micro-tile\'s rows of A share a line per k (default false: only those whose product with a value the SCoP does not compute, gemm\'s alpha * A[i][k], the copy then computes once; transform/matmul.ts, transform/packed-product.ts, codegen/packing.ts)',
 };
 export const matmulParametricOption: PassOption = {
   name: 'matmul-parametric',

@@ -23,6 +23,7 @@
 import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, UnionSetList, type UnionSet } from 'isl-wasm';
 import { stride } from './interchange';
 import { matmulRowsMark, rowsApart } from './matmul-rows';
+import { foldedProduct } from './packed-product';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
 import type { Plan } from './schedule-plan';
@@ -91,14 +92,17 @@ export interface PackedOperand {
 
 /**
  * The reads of `st` worth packing: B-like (invariant along i, moving along j and k) and not
- * stride 1 along j, and with `packA` A-like (invariant along j) and not stride 1 along i (the
- * micro-kernel's Mr rows of A then share a line per k), of an array `st` does not write, loaded
- * in the statement's own block (over constant ranges, or ranges of the parameters that codegen
- * computes at run time). `first`: the number to name the first copy statement by.
+ * stride 1 along j, and A-like (invariant along j) and not stride 1 along i (the micro-kernel's
+ * Mr rows of A then share a line per k) when, over constant ranges, the copy can compute their
+ * product with a constant factor once (transform/packed-product.ts: gemm's alpha * A[i][k]) or
+ * with `packA` (all of them), of an array `st` does not write, loaded in the statement's own
+ * block (over constant ranges, or ranges of the parameters that codegen computes at run time).
+ * `first`: the number to name the first copy statement by.
  */
 export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, first: number, packA = false): PackedOperand[] {
   // Only st runs below its band, where the copies are: an array st does not write keeps its values from the copy to the reads.
   const written = new Set(st.accesses.filter((a) => a.kind === 'write').map((a) => a.array));
+  const region = new Set(model.scop.blocks);
   const domain = st.domain.intersectParams(model.context);
   const bound = (dim: number, max: boolean): number | undefined => {
     const v = max ? domain.dimMaxVal(dim) : domain.dimMinVal(dim);
@@ -110,7 +114,9 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
     if (a.kind !== 'read' || a.array.kind !== 'array' || a.scalar !== undefined || written.has(a.array)) return;
     if (a.instruction?.opcode !== 'load' || a.instruction.parent !== st.block) return;
     const bLike = stride(model, st, a, roles.i) === 'invariant';
-    if (!bLike && !(packA && stride(model, st, a, roles.j) === 'invariant')) return;
+    // A folded product packs A only over constant ranges: at run-time sizes, packing is opt-in (--matmul-parametric-pack).
+    const fold = kMin !== undefined && kMax !== undefined && bound(roles.i, false) !== undefined && bound(roles.i, true) !== undefined && foldedProduct(a.instruction, region) !== undefined;
+    if (!bLike && !((packA || fold) && stride(model, st, a, roles.j) === 'invariant')) return;
     const row = bLike ? roles.j : roles.i;
     const [rowMin, rowMax] = [bound(row, false), bound(row, true)];
     if (stride(model, st, a, row) === 'unit') return;
@@ -167,9 +173,11 @@ export function matmulRoles(model: ScopModel, st: ScopStatementModel): MatmulRol
  * (32 with AVX-512, else 16): Nr = 3 vectors and Mr = 8 with AVX-512 (24 + 3 + 1 of 32), Nr = 2
  * vectors and Mr = 6 else (12 + 2 + 1 of 16). B is read in place or from a [k][j] buffer, so its micro-panel
  * (Kc x Nr, rows far apart) stays in L1 while the ir loop walks all of A's block: Kc fills 3/4 of
- * L1 with it; A's block, Mc x Kc, fills L2 (gemm LARGE, 2026-11-26, load ~25: Kc, Mc = 128, 1024
- * 0.39 s; 64, 1024 0.45 s; 64, 256 0.72 s; 256, 128 0.68 s); Nc, B's block in L3, a fixed
- * multiple of Nr near 2048 (240: 0.81 s).
+ * L1 with it; A's block, Mc x Kc, fills L2; Nc, B's block in L3, a fixed multiple of Nr near
+ * 2048. (gemm LARGE, A packed, CPU time of the kernel, best of 6, load ~25: Kc, Mc = 128, 512
+ * 0.068 s; 256, 256 0.069 s; 384, 256 0.068 s; 128, 1024 0.074 s. But with Mc = 512, 3mm's
+ * three products at LARGE (800 rows: two ic blocks) sent its AST over the codegen quota, 1.15M
+ * operations, and it ran in the original order, 2.7x slower.)
  */
 export function matmulSizes(caches: CacheSizes, vectorBytes: number, elementBytes: number): MatmulSizes {
   const lanes = Math.max(1, Math.floor(vectorBytes / elementBytes));
@@ -220,8 +228,20 @@ export function insertMatmulBands(
   const [mi, mj, mk] = [member(roles.i), member(roles.j), member(roles.k)];
   // jc, kc, ic: the blocks.
   const blocks = tiled(model, domain, permuted(mupa, [mj, mk, mi]), [sizes.nc, sizes.kc, sizes.mc]);
-  // Inside a block, [j, i, k] tiled by the micro-tile (k by Kc: one tile) gives jr, ir and the micro-kernel's points.
-  const micro = tiled(model, domain, permuted(blocks.point, [0, 2, 1]), [sizes.nr, sizes.mr, sizes.kc]);
+  // [j, i, k] tiled by the micro-tile (k by Kc: the kc block's tile again) gives jr, ir and the
+  // micro-kernel's points. Nc and Mc are multiples of Nr and Mr, so each block holds whole
+  // micro-tiles. Tiled from the absolute j and i, not from the block's offsets: jr's and ir's
+  // counters are then the micro-tile's first j and i, and the unrolled rows of C are i, i + 1,
+  // ... of one value. Offsets from the block made each row `ic + ir + r`, which opt computes
+  // once per row (as an `or`, the low bits being known 0); alias analysis then could not tell
+  // the rows apart and LICM kept C's micro-tile in memory whenever ic ran more than one block
+  // (gemm LARGE with Mc = 480: vfmadd with C loaded and stored per k, 2.4x slower). On
+  // parametric sizes, where C's tile stays in memory anyway (matmulRefused), the offsets are
+  // kept: tiled from the absolute i and j, gemm's AST ran over the codegen quota.
+  const parametric = model.context.dim(DimType.param) > 0;
+  const micro = parametric
+    ? tiled(model, domain, permuted(blocks.point, [0, 2, 1]), [sizes.nr, sizes.mr, sizes.kc])
+    : tiled(model, domain, permuted(mupa, [mj, mi, mk]), [sizes.nr, sizes.mr, sizes.kc]);
   let node = at.insertPartialSchedule(blocks.tile).bandSetPermutable(1);
   node = split(node, [markOf(mj, 'tile'), markOf(mk, 'tile'), markOf(mi, 'tile')]);
   // The copy statements of B-like operands before ic's mark: per jc, kc block, the block's
@@ -242,7 +262,7 @@ export function insertMatmulBands(
     if (full) n = n.bandMemberSetAstLoopType(0, AstLoopType.unroll);
     return n.child(0).insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
   };
-  if (model.context.dim(DimType.param) === 0) {
+  if (!parametric) {
     // Isolating the full micro-tiles generates the micro-kernel knowing it runs Mr x Nr points.
     node = microTiles(node);
     return microKernel(node.bandSetAstBuildOptions(fullMicroTiles(model, node, micro.point, sizes)), true);

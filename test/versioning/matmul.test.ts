@@ -5,8 +5,10 @@
 // 2mm's product over DeLICM's model keeps its C tile in registers; and that a small gemm whose
 // j loop -O3 unrolls fully is versioned within the check's quota; that packing's buffer is
 // malloc'd per run of the fast path, so two threads running syrk at once print what clang -O3's
-// build prints; that --matmul-pack-a packs gemm's A; and that test/kernels' parametric gemm
-// gets the path within the codegen quota (--matmul-parametric, the default).
+// build prints; that gemm's alpha * A[i][k] is packed, computed by the copy, so that its
+// micro-kernel multiplies nothing but its FMAs; that C's tile stays in registers when ic runs
+// several blocks; and that test/kernels' parametric gemm gets the path within the codegen quota
+// (--matmul-parametric, the default; at run-time sizes nothing is packed by default).
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -march=skylake-avx512 (tscc's unrolling flags) -emit-llvm
 //     | tsopt --verify-each --l1-cache-size=32768 --l2-cache-size=1048576 | llc-14 -O3
 import * as fs from 'node:fs';
@@ -105,9 +107,9 @@ interface MatmulField { statement: string; microTile: number[]; blocks: { mc: nu
 type Report = { functions: { name: string; scops: { versioned: boolean; islOperationsBySteps: Record<string, number>; schedule?: { taken: boolean; matmul: false | MatmulField[] } }[] }[] };
 
 /** tsopt on `bitcode` with --verify-each and a report: its output and the kernel function's SCoPs' `schedule` fields. */
-async function optimize(bitcode: Buffer, kernel: string, flags: readonly string[] = []): Promise<{ out: Buffer; schedules: Report['functions'][number]['scops'][number]['schedule'][]; scops: Report['functions'][number]['scops'] }> {
+async function optimize(bitcode: Buffer, kernel: string, flags: readonly string[] = [], caches: readonly string[] = CACHES): Promise<{ out: Buffer; schedules: Report['functions'][number]['scops'][number]['schedule'][]; scops: Report['functions'][number]['scops'] }> {
   const report = path.join(work, `${kernel}-${flags.join('_').replace(/\W/g, '')}.json`);
-  const r = await tsoptAsync(['--verify-each', `--report=${report}`, '--keep-unprofitable', ...CACHES, ...flags], bitcode);
+  const r = await tsoptAsync(['--verify-each', `--report=${report}`, '--keep-unprofitable', ...caches, ...flags], bitcode);
   expect(r.stderr.toString()).toBe('');
   expect(r.status).toBe(0);
   const parsed = JSON.parse(fs.readFileSync(report, 'utf8')) as Report;
@@ -171,12 +173,16 @@ async function gemmAt(sizes: readonly number[], transposed: boolean, flags: read
   return { exe: link(out, tag), reference, schedules, scops };
 }
 
-/** The blocks of `fn` in the IR text `ll` with at least `min` vector fmuladds: their vector fmuladds and vector stores. */
-function fmaBlocks(ll: string, fn: string, min: number): { fmas: number; stores: number }[] {
+/** The blocks of `fn` in the IR text `ll` with at least `min` vector fmuladds: their vector fmuladds, vector stores and fmuls. */
+function fmaBlocks(ll: string, fn: string, min: number): { fmas: number; stores: number; fmuls: number }[] {
   const body = ll.slice(ll.indexOf(`@${fn}(`));
   const text = body.slice(0, body.indexOf('\n}\n'));
   return text.split(/\n(?=[\w.]+:)/)
-    .map((block) => ({ fmas: (block.match(/@llvm\.fmuladd\.v\d+f64/g) ?? []).length, stores: (block.match(/\bstore <\d+ x double>/g) ?? []).length }))
+    .map((block) => ({
+      fmas: (block.match(/@llvm\.fmuladd\.v\d+f64/g) ?? []).length,
+      stores: (block.match(/\bstore <\d+ x double>/g) ?? []).length,
+      fmuls: (block.match(/= fmul /g) ?? []).length,
+    }))
     .filter((b) => b.fmas >= min);
 }
 
@@ -185,10 +191,10 @@ describe('end to end', () => {
   test.each([
     [[50, 53, 300], false],
     [[41, 50, 131], true],
-  ])('gemm %p (transposed: %p): the micro-kernel, B[j][k] packed (B[k][j] read in place), bit for bit clang -O3\'s output', async (sizes, transposed) => {
+  ])('gemm %p (transposed: %p): the micro-kernel, alpha * A[i][k] packed (transposed: B[j][k] packed, alpha * A[k][i] and B[k][j] read in place), bit for bit clang -O3\'s output', async (sizes, transposed) => {
     const { exe, reference, schedules } = await gemmAt(sizes, transposed);
     expect(schedules).toHaveLength(1);
-    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: transposed ? [expect.any(String)] : [] }] });
+    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: [expect.any(String)] }] });
     expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
   }, 240_000);
 
@@ -202,10 +208,25 @@ describe('end to end', () => {
     expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24] }] });
     // The micro-kernel: 8 rows x 24 columns of fmuladds on vectors of 4 (tscc's -march=skylake-avx512 prefers 256 bits) in one block.
     const kernels = fmaBlocks(disassemble(out), 'kernel_mm', 48);
-    expect(kernels).toEqual([{ fmas: 48, stores: 0 }]);
+    expect(kernels).toEqual([{ fmas: 48, stores: 0, fmuls: 0 }]);
     const reference = path.join(work, 'product-clang');
     runOk('clang-14', ['-O3', '-march=skylake-avx512', ...defines, source, '-o', reference]);
     expect(runOk(link(out, 'product'), []).toString()).toBe(runOk(reference, []).toString());
+  }, 240_000);
+
+  // An L2 of 64 KiB gives Mc = 64: ic runs three blocks of i. The micro-tiles' rows of C are
+  // i, i + 1, ... of ir's counter (micro-tiles tiled from the absolute i): alias analysis tells
+  // them apart and LICM keeps the tile in registers over k, as with one block.
+  test('gemm 150 x 53 x 300 with Mc 64 (ic runs three blocks): the micro-kernel keeps C in registers (no store in its k loop), bit for bit', async () => {
+    const source = path.join(work, 'gemm-blocks.c');
+    fs.writeFileSync(source, GEMM);
+    const defines = ['-DNI=150', '-DNJ=53', '-DNK=300'];
+    const { out, schedules } = await optimize(compileToIr(source, [...IR_FLAGS, ...defines]), 'kernel_gemm', [], ['--l1-cache-size=32768', '--l2-cache-size=65536']);
+    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 64, kc: 128 } }] });
+    expect(fmaBlocks(disassemble(out), 'kernel_gemm', 48)).toEqual([{ fmas: 48, stores: 0, fmuls: 0 }]);
+    const reference = path.join(work, 'gemm-blocks-clang');
+    runOk('clang-14', ['-O3', '-march=skylake-avx512', ...defines, source, '-o', reference]);
+    expect(runOk(link(out, 'gemm-blocks'), []).toString()).toBe(runOk(reference, []).toString());
   }, 240_000);
 
   // -O3 unrolls the j loop of 48 fully: 96 accesses to C, one piece each in C's accessed
@@ -315,13 +336,14 @@ describe('packing', () => {
     runOk('clang-14', ['-O3', '-march=skylake-avx512', ...defines, source, '-o', reference]);
     const expected = runOk(reference, []).toString();
     const packed = await optimize(bitcode, 'kernel_syrk');
-    expect(packed.schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], packed: [expect.any(String)] }] });
+    // A[j][k] (B-like) and alpha * A[i][k] (A-like, the product folded into its copy).
+    expect(packed.schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], packed: [expect.any(String), expect.any(String)] }] });
     const ir = disassemble(packed.out);
     const kernel = ir.slice(ir.indexOf('@kernel_syrk('), ir.indexOf('\n}\n', ir.indexOf('@kernel_syrk(')));
     // No buffer in static storage: one malloc in the block between the check and the fast path
-    // (150 rows of k, 61 doubles of j padded to 64, plus a line to align), its null running the original code, and one free.
+    // (two buffers of 150 rows of k, 61 doubles of j or i padded to 64, plus a line to align), its null running the original code, and one free.
     expect(ir).not.toMatch(/\.pack.* = internal global/);
-    expect(kernel).toMatch(/^tsopt\.scop\d+\.pack:[^]*@malloc\(i64 76863\)/m);
+    expect(kernel).toMatch(/^tsopt\.scop\d+\.pack:[^]*@malloc\(i64 153663\)/m);
     expect(kernel).toMatch(/icmp (ne|eq) i8\* %tsopt\.pack\.raw, null/);
     expect(kernel.match(/call void @free\(i8\* %tsopt\.pack\.raw\)/g)).toHaveLength(1);
     // The function calls free: its attributes no longer say nofree.
@@ -333,13 +355,31 @@ describe('packing', () => {
     expect(runOk(link(inPlace.out, 'syrk-in-place'), []).toString()).toBe(expected);
   }, 240_000);
 
-  // A's Mc x Kc block copied below ic into a [k][i] buffer; partial micro-tiles and a partial Kc block.
-  test('gemm 50 x 53 x 300 with --matmul-pack-a: A[i][k] packed (B[k][j], stride 1, read in place), bit for bit clang -O3\'s output', async () => {
-    const { exe, reference, schedules } = await gemmAt([50, 53, 300], false, ['--matmul-pack-a']);
-    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], packed: [expect.any(String)] }] });
-    expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
-    const plain = await gemmAt([50, 53, 300], false);
-    expect(plain.schedules[0]).toMatchObject({ matmul: [{ packed: [] }] });
+  // A's Mc x Kc block copied below ic into a [k][i] buffer, alpha * A[i][k] computed by the copy
+  // (transform/packed-product.ts); partial micro-tiles and a partial Kc block.
+  test('gemm 50 x 53 x 300: alpha * A[i][k] packed, the micro-kernel multiplies nothing but its FMAs (B[k][j], stride 1, read in place), bit for bit clang -O3\'s output; --matmul-pack=false multiplies alpha in the micro-kernel', async () => {
+    const source = path.join(work, 'gemm-fold.c');
+    fs.writeFileSync(source, GEMM);
+    const defines = ['-DNI=50', '-DNJ=53', '-DNK=300'];
+    const bitcode = compileToIr(source, [...IR_FLAGS, ...defines]);
+    const reference = path.join(work, 'gemm-fold-clang');
+    runOk('clang-14', ['-O3', '-march=skylake-avx512', ...defines, source, '-o', reference]);
+    const expected = runOk(reference, []).toString();
+    const folded = await optimize(bitcode, 'kernel_gemm');
+    expect(folded.schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], packed: [expect.any(String)] }] });
+    // The copy multiplies: fmul of alpha and A's element, stored into the buffer.
+    const ir = disassemble(folded.out);
+    expect(ir).toMatch(/%tsopt\.pack\.product\d* = fmul double (%0, %[\w.]+|%[\w.]+, %0)\n/);
+    expect(ir).toMatch(/store double %tsopt\.pack\.product\d*, /);
+    expect(fmaBlocks(ir, 'kernel_gemm', 48)).toEqual([{ fmas: 48, stores: 0, fmuls: 0 }]);
+    expect(runOk(link(folded.out, 'gemm-fold'), []).toString()).toBe(expected);
+    const inPlace = await optimize(bitcode, 'kernel_gemm', ['--matmul-pack=false']);
+    expect(inPlace.schedules[0]).toMatchObject({ taken: true, matmul: [{ packed: [] }] });
+    expect(fmaBlocks(disassemble(inPlace.out), 'kernel_gemm', 48)).toEqual([{ fmas: 48, stores: 0, fmuls: 8 }]);
+    expect(runOk(link(inPlace.out, 'gemm-in-place'), []).toString()).toBe(expected);
+    const packA = await gemmAt([50, 53, 300], false, ['--matmul-pack-a']);
+    expect(packA.schedules[0]).toMatchObject({ taken: true, matmul: [{ packed: [expect.any(String)] }] });
+    expect(runOk(packA.exe, []).toString()).toBe(expected);
   }, 240_000);
 
   test('syrk run by two threads at once, 20 times each: each run packs into its own buffer, bit for bit clang -O3\'s output', async () => {
@@ -347,7 +387,7 @@ describe('packing', () => {
     fs.writeFileSync(source, SYRK_THREADS);
     const defines = ['-DN=61', '-DM=150'];
     const packed = await optimize(compileToIr(source, [...IR_FLAGS, ...defines]), 'kernel_syrk');
-    expect(packed.schedules[0]).toMatchObject({ taken: true, matmul: [{ packed: [expect.any(String)] }] });
+    expect(packed.schedules[0]).toMatchObject({ taken: true, matmul: [{ packed: [expect.any(String), expect.any(String)] }] });
     const obj = path.join(work, 'syrk-threads.o');
     runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', obj], packed.out);
     const exe = path.join(work, 'syrk-threads');

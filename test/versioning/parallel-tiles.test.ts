@@ -60,12 +60,14 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   // The scaling loop (its i), and the jr loops of BLIS's nest: the full micro-tiles' and the
   // partial ones' (NJ = 101 is not a multiple of Nr), whose jr runs once, so that isl emits no
   // loop for it and ir (i) is the loop under the mark there. jc, kc and ic each run once at these
-  // sizes (no loop either).
-  expect(gemm.ompParallelLoops).toEqual(['%6', 'c3', '%6']);
+  // sizes (no loop either). With alpha * A[i][k] packed below ic (transform/packed-product.ts),
+  // isl's AST has one more jr loop: four marked loops and four teams per call (three with
+  // --matmul-pack=false, which reads A in place).
+  expect(gemm.ompParallelLoops).toEqual(['%6', 'c3', 'c3', '%6']);
   expect(gemm.ompSerialLoops).toEqual([]);
-  // --rtc-stats counts teams: three per call of the top-level product; none from the two calls
+  // --rtc-stats counts teams: four per call of the top-level product; none from the two calls
   // inside the program's own region (their counts add to the same SCoP's), none with one thread.
-  expect(run(exe, 2).forks.gemm).toBe(3);
+  expect(run(exe, 2).forks.gemm).toBe(4);
   expect(run(exe, 1).forks.gemm).toBe(0);
 
   // Jacobi, 9 steps over 61 x 61, tiles 4 x 8 x 16 skewed by 2: time tiles T0 0..2, the first
