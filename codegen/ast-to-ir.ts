@@ -161,15 +161,20 @@ export class AstToIr {
     b.br(entry);
     b.positionAtEnd(entry);
     const { threads, thread } = p.team(b, serial);
-    if (containsFor(node.body)) {
-      // Static cyclic schedule: thread t runs the iterations t, t + threads, ... A loop with
-      // loops inside is rarely rectangular below (syrk's and covariance's j <= i, tiles of a
-      // triangle), where contiguous blocks leave one thread most of the work.
+    const share = containsFor(node.body) && shapedBy(node.body, iterName(node)) ? 'cyclic' : 'block';
+    if (share === 'cyclic') {
+      // Static cyclic schedule: thread t runs the iterations t, t + threads, ... Where the loops
+      // inside have bounds that move with this loop's iterator (syrk's and covariance's j <= i,
+      // tiles of a triangle, a wavefront's skewed tiles), contiguous blocks leave one thread most
+      // of the work.
       const from = b.add(lb, b.mul(thread, inc), 'par.lb');
       this.emitLoop(node, from, (iv) => b.icmp('sle', iv, ub), b.mul(threads, inc, 'par.step'));
     } else {
       // Static block schedule: thread t runs the iterations [t * chunk, min(n, (t + 1) * chunk)),
-      // a unit stride the vectorizer needs in an innermost loop.
+      // a unit stride the vectorizer needs in an innermost loop. Over a rectangle below, blocks
+      // are as even as a cyclic share, and neighbouring iterations stay on one thread: gemm's jr
+      // micro-panels of C (24 doubles) share a cache line on every row not aligned to 64 bytes
+      // (C's 8800-byte rows: every other row), which a cyclic share has two threads write at once.
       const chunk = b.binary('sdiv', b.add(n, b.sub(threads, constInt(i64, 1))), threads, { name: 'par.chunk' });
       const k0 = b.mul(thread, chunk);
       const k1 = b.select(b.icmp('slt', n, b.add(k0, chunk)), n, b.add(k0, chunk));
@@ -181,7 +186,7 @@ export class AstToIr {
     b.br(done);
     const region = this.blocks.slice(first, this.blocks.length - 1);
     b.positionAtEnd(done);
-    p.region({ node, entry, blocks: region, done, serial });
+    p.region({ node, entry, blocks: region, done, serial, share });
   }
 }
 
@@ -222,6 +227,8 @@ export interface ParallelRegion {
   readonly done: BasicBlock;
   /** i1, computed before the region: run it on the calling thread alone. */
   readonly serial: Value;
+  /** How the iterations are shared out: contiguous blocks, or cyclically (thread t: t, t + threads, ...). */
+  readonly share: 'block' | 'cyclic';
 }
 
 /** What the caller decides for a loop it wants run in parallel (`AstCodegenHooks.parallel`). */
@@ -252,6 +259,22 @@ export function visitLoops(node: AstNodeTree, f: (loop: ForNode) => boolean): vo
       return;
     case 'user':
       return;
+  }
+}
+
+/** Whether a loop or condition inside `node` has a bound or test that uses the iterator `name`. */
+export function shapedBy(node: AstNodeTree, name: string): boolean {
+  switch (node.kind) {
+    case 'for':
+      return mentions(node.init, name) || mentions(node.cond, name) || shapedBy(node.body, name);
+    case 'block':
+      return node.children.some((c) => shapedBy(c, name));
+    case 'if':
+      return mentions(node.cond, name) || shapedBy(node.then, name) || (node.else !== undefined && shapedBy(node.else, name));
+    case 'mark':
+      return shapedBy(node.node, name);
+    case 'user':
+      return false;
   }
 }
 

@@ -5,8 +5,8 @@
 //   tscc -O3 -fopenmp omp-tiles.c   (TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats
 //                                    --time-tile-sizes=4,8,16, fixed caches; wavefronts by default)
 // prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads; the matrix product
-// of constant sizes takes the matmul path and forks at its jr loops (the micro-panels of C), not
-// inside the micro-kernel, whose outlined copy is compiled for the caller's target; its two
+// of constant sizes takes the matmul path and forks at its jr loops (the micro-panels of C, in
+// contiguous blocks per thread: the report's ompSchedules), not inside the micro-kernel, whose outlined copy is compiled for the caller's target; its two
 // calls from the program's own parallel region fork nothing;
 // the Jacobi stencil is time-tiled, its tiles in wavefronts, and forks once per wavefront.
 import { spawnSync } from 'node:child_process';
@@ -21,7 +21,7 @@ const source = path.join(__dirname, 'fixtures', 'omp-tiles.c');
 // No --time-tile-wavefront: with --parallel, time tiles run in wavefronts by default.
 const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16';
 
-interface Scop { location: string; ompParallelLoops?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
+interface Scop { location: string; ompParallelLoops?: string[]; ompSchedules?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
 type Report = { functions: { name: string; scops: Scop[] }[] };
 
 function tscc(args: readonly string[], flags: string): void {
@@ -63,6 +63,11 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   // sizes (no loop either).
   expect(gemm.ompParallelLoops).toEqual(['%6', 'c3', '%6']);
   expect(gemm.ompSerialLoops).toEqual([]);
+  // How each shares its iterations out: jr's micro-panels are a rectangle below (C's 808-byte
+  // rows are not line-aligned, so neighbouring panels share lines: contiguous blocks keep them
+  // on one thread); the partial tiles' ir loop has a last row tile of 3 rows (min bounds that
+  // use ir: cyclic).
+  expect(gemm.ompSchedules).toEqual(['block', 'block', 'cyclic']);
   // --rtc-stats counts teams: three per call of the top-level product; none from the two calls
   // inside the program's own region (their counts add to the same SCoP's), none with one thread.
   expect(run(exe, 2).forks.gemm).toBe(3);
@@ -74,6 +79,8 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   const jacobi = functions.find((f) => f.name === 'jacobi')!.scops[0]!;
   expect(jacobi.schedule).toMatchObject({ taken: true, timeTiled: { skew: 2, sizes: [4, 8, 16], tileWavefront: true } });
   expect(jacobi.ompParallelLoops).toEqual(['c1']);
+  // A wavefront's tiles are skewed (bounds that use the tile loop's iterator): cyclic.
+  expect(jacobi.ompSchedules).toEqual(['cyclic']);
   expect(run(exe, 2).forks.jacobi).toBe(12);
   expect(run(exe, 1).forks.jacobi).toBe(0);
 }, 300_000);
