@@ -121,7 +121,7 @@ export interface ParallelCodegen {
    * complete (its live-outs merged). Returns, per loop, its label and whether it runs in
    * parallel or why not.
    */
-  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'cyclic' }[];
+  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag' }[];
 }
 
 /**
@@ -187,7 +187,7 @@ export function parallelCodegen(
       },
     };
   };
-  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'cyclic' }[] => regions.map((r, k) => {
+  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag' }[] => regions.map((r, k) => {
     const why = outlineProblem(r, slots);
     if (why) {
       keepInline(r);

@@ -57,7 +57,7 @@ export interface VersionedScop {
   /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
   readonly rerolledLoops: number;
   /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
-  readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: 'block' | 'cyclic' }[];
+  readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: 'block' | 'zigzag' }[];
   /** The schedule optimizer's decision (absent with --schedule=false), whether the fast path took its tree, and if not why. */
   readonly schedule: { readonly decision: ScheduleDecision; readonly used: boolean; readonly notUsed: string | undefined } | undefined;
 }
