@@ -121,7 +121,7 @@ export interface ParallelCodegen {
    * complete (its live-outs merged). Returns, per loop, its label and whether it runs in
    * parallel or why not.
    */
-  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string }[];
+  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag' }[];
 }
 
 /**
@@ -187,14 +187,14 @@ export function parallelCodegen(
       },
     };
   };
-  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string }[] => regions.map((r, k) => {
+  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag' }[] => regions.map((r, k) => {
     const why = outlineProblem(r, slots);
     if (why) {
       keepInline(r);
       return { loop: r.node, why };
     }
     outlineRegion(module, fn, r, slots, `tsopt.par.${fn.name}.scop${index}.${k}`, onFork);
-    return { loop: r.node };
+    return { loop: r.node, share: r.share };
   });
   return { hook, outline };
 }

@@ -58,7 +58,7 @@ export interface VersionedScop {
   /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
   readonly rerolledLoops: number;
   /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
-  readonly ompLoops: readonly { readonly loop: string; readonly why?: string }[];
+  readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: 'block' | 'zigzag' }[];
   /** The schedule optimizer's decision (absent with --schedule=false), whether the fast path took its tree, and if not why. */
   readonly schedule: { readonly decision: ScheduleDecision; readonly used: boolean; readonly notUsed: string | undefined } | undefined;
 }
@@ -370,7 +370,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     packs?.release(new IrBuilder(fb.insertBlock!));
     mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
     // Once the fast path is complete: what reads its scalar slots after a parallel loop is known.
-    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}) }));
+    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}), ...(r.share ? { share: r.share } : {}) }));
     if (o.parallel && candidates.size === 0) {
       omp.push({ loop: '(none)', why: parallel.size === 0 ? 'every loop of the fast path carries a dependence' : 'no loop without a dependence has bounds known before it runs' });
     }

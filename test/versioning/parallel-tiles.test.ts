@@ -5,8 +5,8 @@
 //   tscc -O3 -fopenmp omp-tiles.c   (TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats
 //                                    --time-tile-sizes=4,8,16, fixed caches; wavefronts by default)
 // prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads; the matrix product
-// of constant sizes takes the matmul path and forks at its jr loops (the micro-panels of C), not
-// inside the micro-kernel, whose outlined copy is compiled for the caller's target; its two
+// of constant sizes takes the matmul path and forks at its jr loops (the micro-panels of C, in
+// contiguous blocks per thread: the report's ompSchedules), not inside the micro-kernel, whose outlined copy is compiled for the caller's target; its two
 // calls from the program's own parallel region fork nothing;
 // the Jacobi stencil is time-tiled, its tiles in wavefronts, and forks once per wavefront.
 import { spawnSync } from 'node:child_process';
@@ -21,7 +21,7 @@ const source = path.join(__dirname, 'fixtures', 'omp-tiles.c');
 // No --time-tile-wavefront: with --parallel, time tiles run in wavefronts by default.
 const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16';
 
-interface Scop { location: string; ompParallelLoops?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
+interface Scop { location: string; ompParallelLoops?: string[]; ompSchedules?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
 type Report = { functions: { name: string; scops: Scop[] }[] };
 
 function tscc(args: readonly string[], flags: string): void {
@@ -50,7 +50,7 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   const reference = path.join(work, 'tiles-ref');
   runOk('clang-14', ['-O3', '-fopenmp', source, '-o', reference]);
   const want = run(reference, 2).out;
-  expect(want.split('\n').filter((l) => l !== '')).toHaveLength(3);
+  expect(want.split('\n').filter((l) => l !== '')).toHaveLength(4);
   for (const threads of [1, 2, 4]) expect(run(exe, threads).out).toBe(want);
 
   const functions = (JSON.parse(fs.readFileSync(report, 'utf8')) as Report).functions;
@@ -65,10 +65,21 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   // --matmul-pack=false, which reads A in place).
   expect(gemm.ompParallelLoops).toEqual(['%6', 'c3', 'c3', '%6']);
   expect(gemm.ompSerialLoops).toEqual([]);
+  // How each shares its iterations out: jr's micro-panels are a rectangle below (C's 808-byte
+  // rows are not line-aligned, so neighbouring panels share lines: contiguous blocks keep them
+  // on one thread); the partial tiles' ir loop has a last row tile of 3 rows (min bounds that
+  // use ir: a zigzag, t, 2T - 1 - t, 2T + t, ...).
+  expect(gemm.ompSchedules).toEqual(['block', 'block', 'zigzag']);
   // --rtc-stats counts teams: four per call of the top-level product; none from the two calls
   // inside the program's own region (their counts add to the same SCoP's), none with one thread.
   expect(run(exe, 2).forks.gemm).toBe(4);
   expect(run(exe, 1).forks.gemm).toBe(0);
+
+  // The triangle's rows (j >= i) run in a zigzag, one team; its output above is clang's under
+  // 1, 2 and 4 threads.
+  const tri = functions.find((f) => f.name === 'tri')!.scops[0]!;
+  expect(tri.ompSchedules).toEqual(['zigzag']);
+  expect(run(exe, 2).forks.tri).toBe(1);
 
   // Jacobi, 9 steps over 61 x 61, tiles 4 x 8 x 16 skewed by 2: time tiles T0 0..2, the first
   // space tiles T1 0..9; wavefronts w = T0 + T1, 0..11, each running its tiles' T1 loop on the
@@ -76,6 +87,8 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   const jacobi = functions.find((f) => f.name === 'jacobi')!.scops[0]!;
   expect(jacobi.schedule).toMatchObject({ taken: true, timeTiled: { skew: 2, sizes: [4, 8, 16], tileWavefront: true } });
   expect(jacobi.ompParallelLoops).toEqual(['c1']);
+  // A wavefront's tiles are skewed (bounds that use the tile loop's iterator): a zigzag.
+  expect(jacobi.ompSchedules).toEqual(['zigzag']);
   expect(run(exe, 2).forks.jacobi).toBe(12);
   expect(run(exe, 1).forks.jacobi).toBe(0);
 }, 300_000);
