@@ -115,7 +115,7 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
     if (a.instruction?.opcode !== 'load' || a.instruction.parent !== st.block) return;
     const bLike = stride(model, st, a, roles.i) === 'invariant';
     // A folded product packs A only over constant ranges: at run-time sizes, packing is opt-in (--matmul-parametric-pack).
-    const fold = kMin !== undefined && kMax !== undefined && bound(roles.i, false) !== undefined && bound(roles.i, true) !== undefined && foldedProduct(a.instruction, region) !== undefined;
+    const fold = model.context.dim(DimType.param) === 0 && foldedProduct(a.instruction, region) !== undefined;
     if (!bLike && !((packA || fold) && stride(model, st, a, roles.j) === 'invariant')) return;
     const row = bLike ? roles.j : roles.i;
     const [rowMin, rowMax] = [bound(row, false), bound(row, true)];
