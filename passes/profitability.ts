@@ -25,6 +25,7 @@ import { loopAnalysis } from '../analysis/loops';
 import { fastPathName, MetadataTable } from '../codegen/metadata';
 import { metadataString, vectorWidthOf, type FastPathVectorization } from './vectorized';
 import { decideWithoutGain, fastPathGains, gatheringFastPaths, type FastPathFields } from './fast-path-gain';
+import { pathMemoryOps, registerGain } from './register-gain';
 
 const FAST_ENTRY = /^tsopt\.scop(\d+)\.fast$/;
 const KEEP_FLAG = /^tsopt\.keep\.scop(\d+)$/;
@@ -158,7 +159,13 @@ export function decideFastPaths(m: Module, guarded: readonly number[], results: 
     if (aliases.length === 0) {
       return { ...base, kept: false, reason: 'opt vectorized neither path and the check rules out no aliasing the original code had to assume: the original code runs, without the check' };
     }
-    return { ...base, kept: true, reason: `not vectorized, but the check rules out aliasing (${aliases.join(', ')}), which lets opt keep values in registers in the fast path` };
+    const fn = m.functions.find((f) => f.name === r.function && !f.isDeclaration);
+    const registers = fn && registerGain(pathMemoryOps(m, fn, name, SLOW_PATH_LOOP_MARKER, `tsopt.scop${scop}`));
+    if (registers && !registers.gains) {
+      return { ...base, kept: false, reason: `opt vectorized neither path, and though the check rules out aliasing (${aliases.join(', ')}), opt kept no more values in registers in the fast path (${registers.why}): the original code runs, without the check` };
+    }
+    const measured = registers ? ` (${registers.why})` : '';
+    return { ...base, kept: true, reason: `not vectorized, but the check rules out aliasing (${aliases.join(', ')}), which lets opt keep values in registers in the fast path${measured}` };
   });
 }
 
