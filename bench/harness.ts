@@ -8,6 +8,7 @@ import { measureCheckCost, type CheckCost } from './check-cost';
 import { BASELINE, FAMILY_LEVEL, LIMIT, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
 import { formatSeconds } from './results-files';
 import { profileFlags, profileOutcome, trainProfile, type ProfileKind } from './profile-variant';
+import type { SameCodeSummary } from './same-code';
 
 const root = path.resolve(__dirname, '..', '..');
 export const TSCC_JS = path.join(root, 'bin', 'tscc.js');
@@ -140,6 +141,8 @@ export interface SuiteResult {
   programs: ProgramResult[];
   /** Geometric mean of the speedups of the programs where the variant and clang both ran. */
   geomean: Record<string, number | undefined>;
+  /** TSVC: per variant, its loops built to clang -O3's own machine code and the geomeans of those and the others (bench/same-code.ts). */
+  sameCode?: Record<string, SameCodeSummary>;
 }
 
 /** Builds `p` with `v` into `exe` (a profile-use variant first trains on `inputs`): undefined, or the first error line. */

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProgramResult, SuiteResult, Tolerance, VariantResult } from './harness';
+import { sameCodeLine } from './same-code';
 import { BASELINE, formatBand, formatP, LIMIT, noiseBand, type SignTestRule } from './noise';
 
 export interface BenchRun {
@@ -252,6 +253,7 @@ export function toTable(run: BenchRun): string {
     }
     rows.push(['geomean', '', ...others.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')]);
     lines.push(...columns(rows));
+    for (const [v, s] of Object.entries(suite.sameCode ?? {})) lines.push(sameCodeLine(v, s, suite.programs.length));
     lines.push(slowerLine(run, suite));
   }
   for (const w of run.warnings ?? []) lines.push(`\nwarning: ${w}`);

@@ -9,7 +9,8 @@
 // its time printed in microseconds, and main made to run only the loops named on its command line.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BASELINE, build, compareOutputs, runOnce, summarizeVariants, suiteGeomeans, type Program, type ProgramResult, type SuiteResult, type Tolerance, type Variant, type VariantResult } from './harness';
+import { disassemble, sameCode, type SameCodeSummary } from './same-code';
+import { BASELINE, build, compareOutputs, geometricMean, runOnce, summarizeVariants, suiteGeomeans, type Program, type ProgramResult, type SuiteResult, type Tolerance, type Variant, type VariantResult } from './harness';
 
 /** TSVC prints each checksum with `%f`: a build with the same results prints the same text. */
 export const TSVC_TOLERANCE: Tolerance = { relative: 0, absolute: 0 };
@@ -144,5 +145,29 @@ export function runTsvc(o: TsvcOptions): SuiteResult {
     summarizeVariants(variants);
     return { name, variants };
   });
-  return { name: 'tsvc', programs, geomean: suiteGeomeans(programs, o.variants) };
+  return { name: 'tsvc', programs, geomean: suiteGeomeans(programs, o.variants), sameCode: sameCodeSummaries(exes, programs, o.progress) };
+}
+
+/** Per variant built, its loops that are clang -O3's machine code and the geomeans of those and the others (bench/same-code.ts). */
+function sameCodeSummaries(exes: ReadonlyMap<string, string>, programs: readonly ProgramResult[], progress: (line: string) => void): Record<string, SameCodeSummary> | undefined {
+  const baseExe = exes.get(BASELINE);
+  if (baseExe === undefined) return undefined;
+  const base = disassemble(baseExe);
+  if ('error' in base) {
+    progress(`[tsvc] no same-code comparison: ${base.error}`);
+    return undefined;
+  }
+  const summaries: Record<string, SameCodeSummary> = {};
+  for (const [v, exe] of exes) {
+    if (v === BASELINE) continue;
+    const code = disassemble(exe);
+    if ('error' in code) {
+      progress(`[tsvc] no same-code comparison for ${v}: ${code.error}`);
+      continue;
+    }
+    const same = sameCode(base, code, programs.map((p) => p.name));
+    const speedups = (inSame: boolean) => programs.filter((p) => same.has(p.name) === inSame).map((p) => p.variants[v]?.speedup).filter((x): x is number => x !== undefined);
+    summaries[v] = { same: [...same], sameGeomean: geometricMean(speedups(true)), changedGeomean: geometricMean(speedups(false)) };
+  }
+  return summaries;
 }

@@ -3,6 +3,9 @@
 //   for (i) { pre(i); for (j) S(i, j); post(i); }      S walks a column: A[j][i], x[i]
 //     ==>  for (i) pre(i);  for (j) for (i) S(i, j);  for (i) post(i);
 //
+//   for (i) { for (j) S(i, j); for (j) T(i, j); }      S walks a column, T a row (TSVC's s2233)
+//     ==>  for (j) for (i) S(i, j);  for (i) for (j) T(i, j);
+//
 // A loop M whose statements step through an array by a whole row per iteration (A[j][i]
 // along j) runs one cache line per element; when the loop L around it steps every access
 // by one element or not at all, and L carries no dependence, running L innermost turns the
@@ -11,17 +14,21 @@
 // The statements of L before and after M go to loops of their own (distribution).
 //
 // Which nests: the loops in L are innermost (M, or -O3's unrolled loop and its remainder
-// loop), and each is worth it: some array access of its statements moves by more than one
+// loop), and some are worth it: some array access of its statements moves by more than one
 // element per iteration of it (or by a varying amount), and every access moves by zero or
-// one element per iteration of L, one of them by one; L carries no dependence
-// (`dependences.parallelLoops`). Legal when every pair of instances under L touching one
-// location, one of them writing (arrays, scalars and PHI locations: the fast path keeps a
-// scalar in one stack slot), runs in the same order as before, so the results are bit for
-// bit the original order's. Such a pair in different iterations of L would make L carry a
-// dependence, so for arrays the test only confirms what the parallel L says; for scalars it
-// is the test: a scalar written in M's statements (a reduction -O3 keeps in a PHI) is one
-// location for all i, and the interchange is refused until DeLICM has mapped it to an array
-// element.
+// one element per iteration of L, one of them by one. Those are interchanged; L's other loops
+// only go to loops of their own, in their order. L may carry a dependence (TSVC's s233: the
+// second column walk reads what the previous i wrote): then only an inner loop whose own
+// statements L runs independently is turned (`carriedAmong`: no two of their instances in
+// different iterations of L touch one array element, one writing), so the loop turned inside
+// is one opt may vectorize; the others keep their order in loops of their own (s233's second
+// walk; a scan along i, or syrk's sum along k, stays as -O3 has it). The new inner loop is
+// marked parallel only where L was (codegen/versioning.ts). Legal when every pair of instances under
+// L touching one location, one of them writing (arrays, scalars and PHI locations: the fast
+// path keeps a scalar in one stack slot), runs in the same order as before, so the results
+// are bit for bit the original order's (`brokenOrder`: the test for arrays and scalars alike).
+// A scalar written in M's statements (a reduction -O3 keeps in a PHI) is one location for
+// all i, and the interchange is refused until DeLICM has mapped it to an array element.
 //
 // The schedule is the model's 2D+1 schedule with its time dimensions permuted per statement
 // (isl: the statement's map composed with a multi-affine map of the time space): under an
@@ -29,7 +36,9 @@
 //   in L     S[.., i]     [.., cL, i, p, 0, 0, ..]   ->  [.., cL, p, i, p, 0, 0, ..]
 //   in M     S[.., i, j]  [.., cL, i, m, j, q, ..]   ->  [.., cL, m, j, m, i, q, ..]
 // (one more dimension: the position p of the statement or m of its loop among L's children
-// now comes before the counter); every other statement gets a 0 at the end. Statements under
+// now comes before the counter); in a loop M of L only distributed,
+//   S[.., i, j]  [.., cL, i, m, j, q, ..]   ->  [.., cL, m, i, m, j, q, ..];
+// every other statement gets a 0 at the end. Statements under
 // different nests, or one under a nest and one outside, differ at or before t[a] already,
 // so the rewrite keeps their order. Whatever the schedule, the new order is taken only where
 // it keeps every conflicting pair's order (`brokenOrder`).
@@ -42,7 +51,7 @@ import { mapOf } from '../polyhedral/schedule';
 /** One interchanged nest: each of `inners` now runs outside `outer`. */
 export interface InterchangedNest {
   readonly outer: ScopLoop;
-  /** The loops in `outer`, all innermost (-O3's unrolled loop and its remainder loop are two). */
+  /** The loops in `outer` turned around it, all innermost (-O3's unrolled loop and its remainder loop are two); `outer`'s other loops are only distributed. */
   readonly inners: readonly ScopLoop[];
   /** Every statement under `outer`. */
   readonly statements: readonly ScopStatementModel[];
@@ -80,12 +89,18 @@ export function planInterchange(model: ScopModel): InterchangePlan {
   const nests: InterchangedNest[] = [];
   const refused: RefusedInterchange[] = [];
   for (const outer of model.loops) {
-    if (!parallel.has(outer)) continue;
     const statements = model.statements.filter((s) => s.loops.includes(outer));
-    const inners = model.loops.filter((l) => l.parent === outer);
+    const children = model.loops.filter((l) => l.parent === outer);
     // Loops in L, all innermost: every statement under L is in L or directly in one of them.
-    if (inners.length === 0 || statements.some((s) => s.loops.length > outer.depth + 1)) continue;
-    if (!inners.every((m) => worthIt(model, statements.filter((s) => s.loops.includes(m)), m, outer))) continue;
+    if (children.length === 0 || statements.some((s) => s.loops.length > outer.depth + 1)) continue;
+    // The loops worth turning whose statements L runs independently (L turned inside stays a
+    // loop opt may vectorize); the others are only distributed, in their order.
+    const carries = !parallel.has(outer);
+    const inners = children.filter((m) => {
+      const own = statements.filter((s) => s.loops.includes(m));
+      return worthIt(model, own, m, outer) && (!carries || !carriedAmong(model, own, outer));
+    });
+    if (inners.length === 0) continue;
     const nest = { outer, inners, statements };
     const why = brokenOrder(model, statements, unionOf(rewrite(model, [nest])));
     if (why) refused.push({ outer, inners, ...why });
@@ -95,6 +110,25 @@ export function planInterchange(model: ScopModel): InterchangePlan {
   const all = rewrite(model, nests);
   const moved = new Map(nests.flatMap((n) => n.statements).map((st) => [st, all.get(st)!] as const));
   return { nests, refused, schedule: unionOf(all), moved };
+}
+
+/**
+ * Whether two instances of `statements` in different iterations of `outer` touch one array
+ * element, one writing it (scalars are left to `brokenOrder`, which DeLICM's model may satisfy).
+ */
+function carriedAmong(model: ScopModel, statements: readonly ScopStatementModel[], outer: ScopLoop): boolean {
+  return model.ctx.scope(() => {
+    // [params] -> { S[..] -> T[..] : S writes an element T touches }, both ways
+    const touching = accessConflicts(statements, model.schedule, false);
+    if (touching.isEmpty()) return false;
+    // [params] -> { [t] -> [u] } of those pairs' times, and their differences
+    const times = touching.union(touching.reverse()).applyDomain(model.schedule).applyRange(model.schedule);
+    const moves = times.deltas();
+    if (moves.isEmpty()) return false;
+    const counter = 2 * outer.depth - 1;
+    const space = moves.getSetList().getAt(0).getSpace();
+    return !moves.isSubset(IslSet.universe(space).fixSi(DimType.set, counter, 0).toUnionSet());
+  });
 }
 
 /** Some access walks across rows along `inner`; along `outer`, every access moves by zero or one element, one by one. */
@@ -172,7 +206,9 @@ function rewrite(model: ScopModel, nests: readonly InterchangedNest[]): Map<Scop
     if (nest) {
       const a = 2 * nest.outer.depth - 2;
       const head = range(0, a + 1);
-      if (st.loops.length > nest.outer.depth) pick = [...head, a + 2, a + 3, a + 2, a + 1, ...range(a + 4, width)];
+      const inner = st.loops[nest.outer.depth];
+      if (inner !== undefined && nest.inners.includes(inner)) pick = [...head, a + 2, a + 3, a + 2, a + 1, ...range(a + 4, width)];
+      else if (inner !== undefined) pick = [...head, a + 2, a + 1, a + 2, a + 3, ...range(a + 4, width)];
       else pick = [...head, a + 2, a + 1, ...range(a + 2, width)];
     }
     while (pick.length < width + 1) pick = [...pick, undefined];

@@ -35,7 +35,7 @@ test('the patch divides the iterations, times by CPU time in microseconds and ru
 interface Results {
   sizes: Record<string, Record<string, string>>;
   tolerances: Record<string, unknown>;
-  suites: { name: string; programs: { name: string; variants: Record<string, { status: string; times: number[]; speedup?: number }> }[] }[];
+  suites: { name: string; programs: { name: string; variants: Record<string, { status: string; times: number[]; speedup?: number }> }[]; sameCode?: Record<string, { same: string[] }> }[];
 }
 
 test('every loop is a program of the tsvc suite, checked by its checksum and timed in every round', () => {
@@ -55,6 +55,11 @@ test('every loop is a program of the tsvc suite, checked by its checksum and tim
   }
   expect(r.stdout).toMatch(/^tsvc$/m);
   expect(fs.readFileSync(path.join(dir, 'results.csv'), 'utf8')).toMatch(/^tsvc,s111,tscc,ok,/m);
+  // The control group: the loops tscc built to clang -O3's machine code (bench/same-code.ts).
+  const same = results.suites[0]!.sameCode?.tscc;
+  expect(same).toBeDefined();
+  for (const name of same!.same) expect(['s000', 's111', 's176']).toContain(name);
+  expect(r.stdout).toMatch(new RegExp(`^tscc: ${same!.same.length} of 3 compile to clang -O3's machine code \\(geomean `, 'm'));
 }, 300_000);
 
 test('--tsvc-loops times only the loops named', () => {

@@ -12,7 +12,7 @@ const tsopt = path.join(repoRoot, 'bin', 'tsopt.js');
 const work = tempDir('tsopt-tsvc-kernels-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-interface Scop { location: string; versioned?: boolean; vectorized?: boolean; fastPathKept?: boolean; profitability?: string }
+interface Scop { location: string; versioned?: boolean; vectorized?: boolean; fastPathKept?: boolean; profitability?: string; interchangedLoops?: string[] }
 type Report = { functions: { name: string; scops: Scop[]; rejected?: { cause: string }[] }[] };
 
 /** tscc's front end (-march=native, as the bench builds), tsopt with its post pipeline, llc, link. */
@@ -35,7 +35,7 @@ const kernels = listKernels('tsvc');
 const NO_SCOP = new Set(['tsvc-guard', 'tsvc-select']);
 
 test('there are kernels of every shape issue 24 lists', () => {
-  expect(kernels.map((k) => k.name).sort()).toEqual(['tsvc-guard', 'tsvc-reorder', 'tsvc-scalar-temp', 'tsvc-select', 'tsvc-stride2', 'tsvc-wraparound']);
+  expect(kernels.map((k) => k.name).sort()).toEqual(['tsvc-distribute', 'tsvc-guard', 'tsvc-reorder', 'tsvc-scalar-temp', 'tsvc-select', 'tsvc-stride2', 'tsvc-wraparound']);
 });
 
 describe.each(kernels.map((k) => [k.name, k] as const))('%s', (name, k) => {
@@ -68,4 +68,21 @@ test('tsvc-scalar-temp: opt vectorizes both paths and the fast path gains nothin
   expect(s!.profitability).toMatch(/^opt vectorized both paths and the fast path is the original loops in their order, and its check proves nothing/);
   const reference = buildKernel(k.name, { flags: ['-O3', '-march=haswell'] });
   expect(runKernel(exe, k.altArgs)).toBe(runKernel(reference, k.altArgs));
+}, 300_000);
+
+// s233's and s2233's shapes: the first column walk goes to a nest of its own, turned around,
+// though the loop over i carries the second loop's dependence (s233); the second loop keeps its
+// order in a nest of its own, a column walk whose i loop carries it (s233) or a row walk (s2233);
+// the fast path is kept (transform/interchange.ts).
+test('tsvc-distribute: the column walk i does not carry is turned around in a nest of its own, and the fast path is kept', () => {
+  const k = kernels.find((x) => x.name === 'tsvc-distribute')!;
+  const { exe, report } = throughTsopt(k.name, k.path);
+  const scop = (fn: string) => report.functions.find((f) => f.name === fn)!.scops;
+  // One inner loop turned in each: the first (s233's second reads what the previous i wrote,
+  // s2233's second walks a row).
+  for (const fn of ['kernel_two_column_walks', 'kernel_column_then_row']) {
+    expect([fn, scop(fn)]).toEqual([fn, [expect.objectContaining({ versioned: true, fastPathKept: true, interchangedLoops: [expect.stringMatching(/^%\d+ <-> %\d+$/)] })]]);
+  }
+  const reference = buildKernel(k.name, { flags: ['-O3', '-march=native'] });
+  for (const args of [k.args, k.altArgs, ['2', '256']]) expect(runKernel(exe, args)).toBe(runKernel(reference, args));
 }, 300_000);
