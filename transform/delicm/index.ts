@@ -61,6 +61,8 @@ export interface DelicmOptions {
   readonly maxOperations: number;
   /** The SCoP's scalar writes in loops when the caller counted them outside the quota. */
   readonly scalarWritesBefore?: number;
+  /** Only these scalar locations (`MemRef_v81__phi`) may be mapped onto arrays; the others stay scalars (forwarding and reloads still run). Default: all. */
+  readonly onlyLocations?: ReadonlySet<string>;
 }
 
 export const defaultDelicmMaxOperations = 5_000_000;
@@ -117,7 +119,9 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
       const knowledge = buildKnowledge(ctx, model);
       const forwarding = forwardOperandTrees(knowledge);
       const reloading = reloadKnownContent(knowledge);
-      const { mappings } = coalesce(knowledge, new Set([...forwarding.locations, ...reloading.locations]));
+      // Locations left out count as taken already: coalescing maps none of them.
+      const left = options.onlyLocations ? model.arrays.filter((a) => a.kind !== 'array' && !options.onlyLocations!.has(a.tupleName)).map((a) => a.tupleName) : [];
+      const { mappings } = coalesce(knowledge, new Set([...forwarding.locations, ...reloading.locations, ...left]));
       rejections = knowledge.rejections;
       const trimmed = knowledge.events.some((e) => e.trimmed && !e.removed);
       if (mappings.length === 0 && forwarding.forwards === 0 && reloading.reloads === 0 && !trimmed) return unchanged(undefined);
