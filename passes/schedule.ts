@@ -12,6 +12,7 @@ import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, printerPass, scopMaxOperationsOption } from './scop-passes';
 import { interchangePlansFor, sourceFor } from './scop-sources';
+import { isPartialDelicm } from './partial-delicm';
 
 export const scheduleOption: PassOption = {
   name: 'schedule',
@@ -125,6 +126,7 @@ export function scheduleQuota(model: ScopModel, s: ScheduleSettings): number {
 /** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */
 export function scheduleDecision(model: ScopModel, interchange: InterchangePlan | undefined, s: ScheduleSettings): ScheduleDecision {
   if (model.budget.exhaustedBy) return { schedule: undefined, why: `the original order is kept: ${model.budget.reason()}`, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
+  if (isPartialDelicm(model)) return { schedule: undefined, why: "the interchanged order is kept: DeLICM's model maps only the interchanged nests' scalars (passes/partial-delicm.ts)", tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
   const limit = scheduleQuota(model, s);
   return optimizeOrKeep(model, () =>
     model.budget.run(model.ctx, 'schedule', limit, () => {
