@@ -261,7 +261,7 @@ class Detector {
       const loop = this.li.loopFor(b);
       const isLatch = loop !== undefined && r.loops.includes(loop) && loop.latch === b;
       if (t.operands.length === 3 && !isLatch && t.operands[1] !== t.operands[2]) {
-        this.checkCondition(r, t.operands[0]!, t, issues);
+        this.checkCondition(r, t.operands[0]!, t, issues, successors(b).some((s) => this.errors.blocks.has(s)));
       }
       for (const i of b.instructions) this.checkInstruction(r, i, issues);
     }
@@ -297,7 +297,7 @@ class Detector {
    * A branch condition: and/or (also as `select`) of integer comparisons with affine sides.
    * A comparison of pointers is a run-time alias check -O3 inserted (loop versioning): `aliasing`.
    */
-  private checkCondition(r: Region, cond: Value, at: Instruction, issues: Issue[]): void {
+  private checkCondition(r: Region, cond: Value, at: Instruction, issues: Issue[], toErrorBlock = false): void {
     if (cond.kind === 'const-int') return;
     if (cond.kind !== 'instruction') {
       issues.push({ cause: 'complex-cfg', detail: `branch on ${this.se.nameOf(cond)}, not a comparison`, at });
@@ -305,7 +305,7 @@ class Detector {
     }
     if (cond.opcode === 'and' || cond.opcode === 'or' || isSelectAndOr(cond)) {
       for (const o of cond.operands) {
-        if (o.type.kind === 'int' && o.type.bits === 1) this.checkCondition(r, o, at, issues);
+        if (o.type.kind === 'int' && o.type.bits === 1) this.checkCondition(r, o, at, issues, toErrorBlock);
       }
       return;
     }
@@ -314,14 +314,19 @@ class Detector {
       return;
     }
     if (cond.opcode === 'icmp' && cond.operands[0]!.type.kind === 'int') {
-      this.checkComparison(r, cond, at, issues);
+      this.checkComparison(r, cond, at, issues, toErrorBlock);
       return;
     }
     issues.push({ cause: 'complex-cfg', detail: `data-dependent branch: condition ${this.se.nameOf(cond)} (${cond.opcode}) is not an integer comparison`, at });
   }
 
-  /** `branch` is where the comparison decides: its facts are the ones that hold there. */
-  private checkComparison(r: Region, icmp: Instruction, branch: Instruction, issues: Issue[]): void {
+  /**
+   * `branch` is where the comparison decides: its facts are the ones that hold there. An unsigned
+   * comparison on a branch into an error block (a bounds check against a size read from memory)
+   * need not be known non-negative: the run-time check reads its operands as signed values only
+   * where they are, over every iteration the branch may run (polyhedral/describe.ts, ErrorEdge).
+   */
+  private checkComparison(r: Region, icmp: Instruction, branch: Instruction, issues: Issue[], toErrorBlock = false): void {
     const lhs = this.se.getScev(icmp.operands[0]!);
     const rhs = this.se.getScev(icmp.operands[1]!);
     for (const side of [lhs, rhs]) {
@@ -336,7 +341,7 @@ class Detector {
       }
     }
     const pred = icmp.predicate as IntPredicate;
-    if (isUnsignedPredicate(pred)) {
+    if (isUnsignedPredicate(pred) && !toErrorBlock) {
       const facts = this.se.factsAt(branch.parent!);
       if (!this.nonNegative(lhs, facts) || !this.nonNegative(rhs, facts)) {
         issues.push({ cause: 'unsigned-comparison', detail: `${pred} of ${describe(lhs)} and ${describe(rhs)}, not known non-negative`, at: icmp });

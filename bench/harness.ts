@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { measureCheckCost, type CheckCost } from './check-cost';
 import { BASELINE, FAMILY_LEVEL, LIMIT, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
 import { formatSeconds } from './results-files';
-import { profileFlags, trainProfile, type ProfileKind } from './profile-variant';
+import { profileFlags, profileOutcome, trainProfile, type ProfileKind } from './profile-variant';
 
 const root = path.resolve(__dirname, '..', '..');
 export const TSCC_JS = path.join(root, 'bin', 'tscc.js');
@@ -110,6 +110,8 @@ export interface VariantResult {
   vsPolly?: number;
   /** The OpenBLAS limit's median over this variant's: the share of the limit's speed it reaches (bench/limit.ts). */
   vsLimit?: number;
+  /** A profile-use variant: what its profile offered the timed build (bench/profile-variant.ts). */
+  profile?: string;
   /** Per round, clang's time over this variant's in the same round (bench/noise.ts). */
   roundSpeedups?: number[];
   /** The smallest and largest of roundSpeedups: the noise band around `speedup`. */
@@ -330,6 +332,10 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
       }
       variants[v.name] = { status: 'ok', times: [] };
       timed[v.name] = same ? checkExe : timeExe;
+      if (v.profile === 'use') {
+        variants[v.name].profile = profileOutcome(timed[v.name], timed.tscc);
+        opts.progress(`${where}: ${v.name}: ${variants[v.name].profile}`);
+      }
       if (v.env) env[v.name] = v.env;
     }
     for (let r = 0; r < opts.repeat; r++) {

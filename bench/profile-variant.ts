@@ -6,6 +6,7 @@
 // constants already, and its profile changes nothing but must slow nothing down.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { hotValues, readProfile } from '../passes/profile-data';
 
 export type ProfileKind = 'generate' | 'use';
 
@@ -44,4 +45,38 @@ export function trainProfile(exe: string, inputs: readonly (readonly string[])[]
     if (r.error || r.status !== 0) return `training run ${args.join(' ')}: ${r.error?.message ?? `exit ${r.status}`}`;
   }
   return undefined;
+}
+
+/** tsopt's default `--profile-max-versions`: the versions per region a profile-use build makes. */
+const DEFAULT_MAX_VERSIONS = 2;
+
+/**
+ * What the profile a `use` build of `exe` read offers it, in one line (and whether the executable
+ * is tscc's own, `plainExe`, byte for byte): per profiled region, the
+ * share of its entries its hot values cover and whether that is enough for a version
+ * (passes/profile-data.ts's rule), or why there is nothing to specialize. Only regions with
+ * run-time parameters are profiled (SCoPs, and regions rejected for causes constants remove): a
+ * program without one leaves no profile at all.
+ */
+export function profileOutcome(exe: string, plainExe?: string): string {
+  // Byte for byte tscc's executable: the profile changed nothing, its timings compare a program with itself.
+  const same = plainExe !== undefined && fs.existsSync(plainExe) && fs.readFileSync(plainExe).equals(fs.readFileSync(exe)) ? '; the executable is byte-identical to tscc\'s' : '';
+  return `${offered(exe)}${same}`;
+}
+
+function offered(exe: string): string {
+  const read = readProfile(profileOf(exe));
+  if (!read.ok) {
+    return read.why === 'no such file' || read.why === 'it is empty'
+      ? 'nothing profiled: no region entered has a run-time parameter (sizes are constants, or regions are rejected for causes constants do not remove)'
+      : `profile not usable: ${read.why}`;
+  }
+  const percent = (n: bigint, total: bigint) => `${total === 0n ? 0 : Number((n * 1000n) / total) / 10}%`;
+  return [...read.regions.values()].map((r) => {
+    const hot = hotValues(r, DEFAULT_MAX_VERSIONS);
+    const where = `${r.function}#${r.region}`;
+    if (hot.length > 0) return `${where}: ${hot.length} hot tuple(s) cover ${percent(hot.reduce((s, h) => s + h.entries, 0n), r.entries)} of ${r.entries} entries: a version each`;
+    const top = [...r.counts.values()].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)).slice(0, DEFAULT_MAX_VERSIONS).reduce((s, n) => s + n, 0n);
+    return `${where}: no version, its top ${DEFAULT_MAX_VERSIONS} tuples cover ${percent(top, r.entries)} of ${r.entries} entries (${r.other} in no slot)`;
+  }).join('; ');
 }

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProgramResult, SuiteResult, Tolerance, VariantResult } from './harness';
-import { BASELINE, formatBand, formatP, LIMIT, type SignTestRule } from './noise';
+import { BASELINE, formatBand, formatP, LIMIT, noiseBand, type SignTestRule } from './noise';
 
 export interface BenchRun {
   date: string;
@@ -194,10 +194,32 @@ function columns(rows: readonly string[][]): string[] {
 }
 
 /**
+ * tscc's time over `other`'s: the median of the per-round ratios of the timed runs and their band
+ * (`1.02x [0.970-1.050]`, bench/noise.ts), then the same median of the whole processes' CPU times
+ * where perf counted them (`cpu 1.01x`: steadier on a loaded machine than PolyBench's printed wall
+ * time, though it counts the program's set-up too), or `-`.
+ */
+function overTscc(plain: VariantResult | undefined, other: VariantResult | undefined): string {
+  if (plain?.status !== 'ok' || other?.status !== 'ok') return '-';
+  const middle = (xs: readonly number[]) => {
+    const sorted = [...xs].sort((x, y) => x - y);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  const timed = noiseBand(plain.times, other.times);
+  if (timed === undefined) return '-';
+  const cpu = plain.processTimes && other.processTimes ? noiseBand(plain.processTimes, other.processTimes) : undefined;
+  const text = formatBand(middle(timed.roundSpeedups), timed.roundSpeedups.length > 1 ? timed : undefined);
+  return cpu === undefined ? text : `${text} cpu ${middle(cpu.roundSpeedups).toFixed(2)}x`;
+}
+
+/**
  * The table printed at the end: one row per program; clang -O3's median time, then each other
  * variant's speedup over it (`1.20x`: 1.2 times as fast), marked `<` when slower than clang -O3
  * beyond noise (bench/noise.ts); tsopt's variants' speedup over Polly; with --profile, tscc-prof's
- * speedup over tscc (`tscc-prof/tscc`: what the profile adds); the check's cost
+ * speedup over tscc (`tscc-prof/tscc`: what the profile adds) and tscc-profgen's
+ * (`tscc-profgen/tscc`: below 1, what the instrumentation costs), each with the band of its
+ * per-round ratios; the check's cost
  * (instructions, and their share of the kernel's). Last, per suite, the geometric means and the
  * variants slower beyond noise with their bands and p-values. Each variant's band of per-round
  * speedups and p-values for every program are in results.csv.
@@ -211,9 +233,10 @@ export function toTable(run: BenchRun): string {
     lines.push(`\n${suite.name}`);
     // With the OpenBLAS limit: the share of its speed tscc reaches.
     const limit = run.variants.some((v) => v.name === LIMIT) ? ours.filter((v) => v.name === 'tscc') : [];
-    // With --profile: tscc-prof's speedup over tscc, the profile's own gain (same interleaved rounds).
-    const profiled = ['tscc', 'tscc-prof'].every((n) => run.variants.some((v) => v.name === n)) ? ['tscc-prof/tscc'] : [];
-    const rows: string[][] = [['program', BASELINE, ...others.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), ...limit.map((v) => `${v.name}/limit`), ...profiled, 'check (share)']];
+    // With --profile: tscc-prof's and tscc-profgen's speedups over tscc, what the profile gains and
+    // what the instrumentation costs (same interleaved rounds).
+    const profiled = ['tscc-prof', 'tscc-profgen'].filter((n) => ['tscc', n].every((m) => run.variants.some((v) => v.name === m)));
+    const rows: string[][] = [['program', BASELINE, ...others.map((v) => v.name), ...ours.map((v) => `${v.name}/polly`), ...limit.map((v) => `${v.name}/limit`), ...profiled.map((n) => `${n}/tscc`), 'check (share)']];
     for (const p of suite.programs) {
       const base = p.variants[BASELINE];
       const baseCell = base?.status === 'ok' && base.median !== undefined ? formatSeconds(base.median) : base?.status ?? '-';
@@ -224,10 +247,7 @@ export function toTable(run: BenchRun): string {
       });
       const vsPolly = ours.map((v) => p.variants[v.name]?.vsPolly?.toFixed(2).concat('x') ?? '-');
       const vsLimit = limit.map((v) => p.variants[v.name]?.vsLimit?.toFixed(2).concat('x') ?? '-');
-      const vsPlain = profiled.map(() => {
-        const [plain, prof] = [p.variants.tscc, p.variants['tscc-prof']];
-        return plain?.status === 'ok' && prof?.status === 'ok' && plain.median !== undefined && prof.median ? `${(plain.median / prof.median).toFixed(2)}x` : '-';
-      });
+      const vsPlain = profiled.map((n) => overTscc(p.variants.tscc, p.variants[n]));
       rows.push([p.name, baseCell, ...cells, ...vsPolly, ...vsLimit, ...vsPlain, checkCostCell(p.checkCost)]);
     }
     rows.push(['geomean', '', ...others.map((v) => suite.geomean[v.name]?.toFixed(2).concat('x') ?? '-')]);

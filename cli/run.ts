@@ -4,8 +4,9 @@
 import * as fs from 'node:fs';
 import { parseModule, printModule, type Module } from '../ir';
 import { readInput, runOptPipeline, verifyText, writeOutput, type OptRemark, type OutputFormat } from '../ir/gateway';
+import { optTargetArgs } from '../ir/opt-target';
 import type { PassContext } from '../passes/pass';
-import { parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
+import { IDENTITY_PIPELINE, parsePipeline, runPipeline, type PipelineResult } from '../passes/pipeline';
 import { afterOptStages, passRegistry } from '../passes/registry';
 import { TsoptError } from '../ir/errors';
 import { prepareFile, type PreparedFile } from './atomic-write';
@@ -14,6 +15,7 @@ import { AnalysisManager } from '../analysis/analysis-manager';
 import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './pipeline-report';
 import { fastPathVectorization, type FastPathVectorization } from '../passes/vectorized';
 import { moduleBudgetFrom } from '../passes/module-budget-options';
+import { inlineCheckedAccessors } from '../passes/checked-accessors';
 import { withProfilePasses } from '../passes/profile';
 import { cpuMsNow, roundMs, startupCpuMs } from './cpu-clock';
 
@@ -116,6 +118,9 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       () => readInput(input.bytes!, name, (w) => log.warn({ input: name }, `LLVM: ${w}`)),
       (t) => ({ bytes: input.bytes!.length, chars: t.length }),
     );
+    // The target opt-14 must cost code for, read while the text is at hand: a module no pass
+    // changed goes to opt as read, never printed (below).
+    const optTarget = optTargetArgs(input.text);
     const held: { module?: Module } = {};
     held.module = stage('parsed', () => {
       try {
@@ -124,9 +129,18 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
         if (e instanceof Error && e.name === 'IrParseError') throw new TsoptError(describeIrParseError(e));
         throw e;
       } finally {
-        input.bytes = input.text = undefined;
+        input.text = undefined;
       }
     });
+    // Checked accessors called in loops are inlined first (passes/checked-accessors.ts); not for
+    // the identity pipeline.
+    let inlinedAccessors = 0;
+    if (opts.passes !== IDENTITY_PIPELINE) {
+      const inlined = stage('inline checked accessors', () => inlineCheckedAccessors(held.module!, { options: opts.passOptions }, name), (r) => ({ inlined: r.inlined.length }));
+      held.module = inlined.module;
+      inlinedAccessors = inlined.inlined.length;
+      if (inlined.inlined.length > 0) log.info({ inlined: inlined.inlined }, `inlined ${inlined.inlined.length} checked accessor(s) called in loops`);
+    }
     // One budget for the module, spent by the report's models and the passes alike.
     const moduleBudget = moduleBudgetFrom(opts.passOptions);
     const inputReport = opts.report
@@ -140,6 +154,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       verifyEach: opts.verifyEach,
       verify: (m) => verifyText(printModule(m)),
     });
+    if (inlinedAccessors > 0) pipeline.stats.set('inline-checked-accessors.inlined', inlinedAccessors);
     const budgetUsed = moduleBudget.summary();
     if (budgetUsed.untouchedScops > 0) {
       pipeline.stats.set('module-budget.untouched-scops', budgetUsed.untouchedScops);
@@ -152,10 +167,14 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const state = stage(`${s.name}: before opt`, () => s.before(held.module!, stageCtx));
       return state === undefined ? [] : [{ stage: s, state }];
     });
+    // A module no pass changed goes to opt as it was read, neither printed nor encoded: tsopt's
+    // output is the same either way (as with tscc's loop-free short way, cli/tscc-fast-path.ts).
+    const asRead = opts.postPipeline !== undefined && stages.length === 0 && pipeline.timings.every((t) => t.preserved === 'all') ? input.bytes : undefined;
+    input.bytes = undefined;
     // The analyses (which reach the module through their functions) and then the model are let go
     // once printed, and the printed text once encoded: opt's output may be parsed into a second model below.
     am.clear();
-    const printed: { text?: string } = { text: stage('printed', () => printModule(held.module!)) };
+    const printed: { text?: string } = { text: asRead ? undefined : stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
     const encode = (format: OutputFormat) => stage('verified and encoded', () => writeOutput(printed.text!, format, name));
     let out: Buffer;
@@ -166,14 +185,14 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       out = encode(opts.format);
       printed.text = undefined;
     } else {
-      const bitcode = encode('bc');
+      const bitcode = asRead ?? encode('bc');
       printed.text = undefined;
       const postStart = elapsedMs();
       // The vectorizers' remarks say, for the report, which loops opt vectorized.
       const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
       // With stages to run, opt writes text: its output is read back and decided on.
       const postFormat = stages.length > 0 ? 'll' : opts.format;
-      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, postFormat, remarks));
+      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, postFormat, remarks, optTarget));
       if ((opts.report && versioned) || stages.length > 0) {
         // Which fast paths opt vectorized, from the markers in its output (passes/vectorized.ts).
         const optOut: { module?: Module } = {};
@@ -187,7 +206,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
           out = encode(cleanups.length > 0 ? 'bc' : opts.format);
           printed.text = undefined;
           cleanups.forEach((s, k) => {
-            out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(out, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc'));
+            out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(out, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc', undefined, optTarget));
           });
         }
       }

@@ -71,8 +71,9 @@ Environment:
                  warning line and compiles that source with plain clang-14
   TSCC_DRIVER    the clang driver to run (default: clang++-14 for tscc++ or C++ sources,
                  else clang-14)
-  TSCC_SERVER=1  run tsopt on a compile server kept between files (started on demand, one per
-                 user, gone when idle; without one tscc runs tsopt itself)
+  TSCC_SERVER=0  run tsopt in a process of its own for every file; by default tscc hands it to
+                 a compile server kept between files (started on demand, one per user and
+                 build of tsopt, gone when idle; without one tscc runs tsopt itself)
   TSCC_TIME_STAGES=FILE  append each source's CPU time per step to FILE (JSON lines)
 
 tscc runs ${versionLine()}; clang's own help follows.

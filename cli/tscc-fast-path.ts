@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { mayHaveLoops } from '../ir/cycle-scan';
+import { optTargetArgs } from '../ir/opt-target';
 import { POST_PIPELINE } from './post-pipeline';
 
 /** The opt-14 pipeline tsopt would run for these tsopt arguments (`postPipelineArgs`), or undefined for --no-post. */
@@ -27,7 +28,7 @@ export function isLoopFree(irTextFile: string): boolean {
  */
 export function postPipelineOnly(input: string, output: string, pipeline: string | undefined): string {
   if (pipeline === undefined) return input;
-  const r = spawnSync('opt-14', [`-passes=${pipeline}`, input, '-o', output], { encoding: 'utf8' });
+  const r = spawnSync('opt-14', [...optTargetArgs(fs.readFileSync(input, 'utf8')), `-passes=${pipeline}`, input, '-o', output], { encoding: 'utf8' });
   if (r.error) throw r.error;
   if (r.status !== 0) {
     const first = (r.stderr ?? '').trim().split('\n')[0] ?? '';

@@ -41,6 +41,17 @@ export class StageClock {
     }
   }
 
+  /** `time` for a body that returns a promise: its CPU from the call until it settles. */
+  async timeAsync<T>(stage: string, body: () => Promise<T>): Promise<T> {
+    if (!this.enabled) return body();
+    const t0 = cpuMsNow();
+    try {
+      return await body();
+    } finally {
+      this.stages.push({ stage, cpuMs: roundMs(cpuMsNow() - t0) });
+    }
+  }
+
   /**
    * tsopt's stderr with its debug records taken out (as stages `tsopt: <what>`) and its other
    * records put back as the text lines tsopt would have printed without the JSON flag.

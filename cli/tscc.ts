@@ -35,7 +35,7 @@ interface Env {
   strict: boolean;
   tsoptFlags: string[];
   clock: StageClock;
-  /** TSCC_SERVER=1: tsopt runs on the compile server when it can (cli/tsopt-server.ts). */
+  /** tsopt runs on the compile server when it can (cli/tsopt-server.ts); TSCC_SERVER=0 turns it off. */
   server: boolean;
 }
 
@@ -134,10 +134,10 @@ function defaultOutput(source: string, assembly: boolean): string {
  * Compiles one source through clang → tsopt → clang codegen into `output` (an object, or
  * assembly with `assembly`). Returns the exit status; a tsopt failure falls back to clang-14.
  */
-function compileSource(
+async function compileSource(
   env: Env, cmd: ParsedCommand, source: SourceInput, output: string, assembly: boolean,
   linking: boolean, tmp: string, n: number, deps?: { file?: string; targets: string[] },
-): number {
+): Promise<number> {
   let flags = compileFlags(cmd, linking);
   if (deps) {
     flags = withoutDepTargets(flags);
@@ -183,7 +183,7 @@ function compileSource(
     const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
     const args = [irFile, '-o', optFile, ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...timing];
     // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
-    const served = env.server && env.tsoptFlags.length === 0 ? env.clock.time('tsopt on the server (client side)', () => runOnServer(args)) : undefined;
+    const served = env.server && env.tsoptFlags.length === 0 ? await env.clock.timeAsync('tsopt on the server (client side)', () => runOnServer(args)) : undefined;
     const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 }));
     if ('error' in opt && opt.error) return fail(opt.error.message);
     const stderr = env.clock.enabled ? env.clock.takeTsoptRecords(opt.stderr ?? '') : opt.stderr ?? '';
@@ -211,7 +211,7 @@ function compileSource(
  * One tscc command. `given` is the command line as written (what pass-through commands hand to
  * clang, response files and all); `argv` is it with its `@file`s expanded.
  */
-function run(given: readonly string[], argv: readonly string[], env: Env, invokedAs: string): number {
+async function run(given: readonly string[], argv: readonly string[], env: Env, invokedAs: string): Promise<number> {
   const cmd = parseCommand(argv);
   if (cmd.passThrough === '--help' || cmd.passThrough === '-help') {
     process.stdout.write(tsccHelp(invokedAs));
@@ -239,7 +239,7 @@ function run(given: readonly string[], argv: readonly string[], env: Env, invoke
       const output = linking
         ? path.join(tmp, `${n}-${path.basename(source.path).replace(/\.[^.]*$/, '')}.o`)
         : cmd.output?.path ?? defaultOutput(source.path, cmd.assembly);
-      const status = compileSource(env, cmd, source, output, cmd.assembly, linking, tmp, n, plan?.[n]);
+      const status = await compileSource(env, cmd, source, output, cmd.assembly, linking, tmp, n, plan?.[n]);
       env.clock.flush(source.path);
       if (status !== 0) return status;
       objects.push(output);
@@ -268,7 +268,7 @@ function chooseDriver(argv: readonly string[], invokedAs: string): string {
   return cxx ? 'clang++-14' : 'clang-14';
 }
 
-export function runFromProcess(): void {
+export async function runFromProcess(): Promise<void> {
   const startup = startupCpuMs();
   const given = process.argv.slice(2);
   const invokedAs = path.basename(process.argv[1] ?? 'tscc').replace(/\.js$/, '');
@@ -281,10 +281,10 @@ export function runFromProcess(): void {
       strict: process.env.TSCC_STRICT === '1',
       tsoptFlags: [...profile.tsoptFlags, ...splitTsoptFlags(process.env.TSOPT_FLAGS)],
       clock: new StageClock(process.env.TSCC_TIME_STAGES || undefined, startup),
-      server: process.env.TSCC_SERVER === '1',
+      server: process.env.TSCC_SERVER !== '0',
     };
     // Commands clang gets as given (links, -O0) must not see our profile flags either.
-    status = run(profile.tsoptFlags.length > 0 ? argv : given, argv, env, invokedAs);
+    status = await run(profile.tsoptFlags.length > 0 ? argv : given, argv, env, invokedAs);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     process.stderr.write(`tscc: error: ${message.replace(/\s*\n\s*/g, ' ').trim()}\n`);

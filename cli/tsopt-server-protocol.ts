@@ -16,8 +16,8 @@ export interface ServerPaths {
   readonly cpu: string;
 }
 
-/** The request: tsopt's arguments (input and output files absolute), or a request to stop. */
-export type ServerRequest = { readonly args: readonly string[] } | { readonly shutdown: true };
+/** The request: tsopt's arguments (input and output files absolute). SIGTERM stops the server. */
+export type ServerRequest = { readonly args: readonly string[] };
 
 /** The answer: tsopt's exit status and stderr; `serverError` when the server, not tsopt, failed. */
 export interface ServerReply {

@@ -1,4 +1,4 @@
-// The tsopt compile server (issue 16): `tscc` with TSCC_SERVER=1 hands each source's tsopt run
+// The tsopt compile server (issue 16): `tscc` (unless TSCC_SERVER=0) hands each source's tsopt run
 // to it instead of starting a Node process per file. Started on demand by tscc (detached), one
 // per user (an exclusive pid file is the lock; a dead owner's files are cleared), it runs up to
 // one request per core at once on a pool of child processes, each with tsopt loaded
@@ -60,9 +60,8 @@ class Pool {
   private readonly memberCpuMs = new Map<ChildProcess, number>();
   private retiredCpuMs = 0;
 
-  constructor(private readonly size: number, private readonly onSettled: () => void) {
-    for (let i = 0; i < size; i++) this.idle.push(this.start());
-  }
+  /** Members are started when a request finds none idle, up to `size`: a `make -j1` build keeps one busy. */
+  constructor(private readonly size: number, private readonly onSettled: () => void) {}
 
   get active(): number {
     return this.busy.size + this.queue.length;
@@ -102,7 +101,6 @@ class Pool {
       this.retiredCpuMs += this.memberCpuMs.get(w) ?? 0;
       this.memberCpuMs.delete(w);
       w.kill();
-      this.idle.push(this.start());
     }
     job?.reply(reply);
     this.dispatch();
@@ -110,7 +108,11 @@ class Pool {
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0 && this.idle.length > 0) {
+    while (this.queue.length > 0) {
+      if (this.idle.length === 0) {
+        if (this.busy.size >= this.size) return;
+        this.idle.push(this.start());
+      }
       const w = this.idle.pop()!;
       const job = this.queue.shift()!;
       this.busy.set(w, job);
@@ -162,10 +164,6 @@ function serve(paths: ServerPaths): void {
         req = JSON.parse(data.slice(0, end)) as ServerRequest;
       } catch {
         socket.end(`${JSON.stringify({ status: 1, stderr: '', serverError: 'bad request' })}\n`);
-        return;
-      }
-      if ('shutdown' in req) {
-        socket.end(`${JSON.stringify({ status: 0, stderr: '' })}\n`, stop);
         return;
       }
       pool.submit({ args: req.args, reply: (r) => socket.end(`${JSON.stringify(r)}\n`) });

@@ -108,7 +108,7 @@ export class AstToIr {
    * The loop of `node` from `init` while `cond(iv)` holds (evaluated in the header, with the
    * iterator bound to `iv`), from the builder's block; leaves the builder at the loop's exit.
    */
-  private emitLoop(node: ForNode, init: Value, cond: (iv: Instruction) => Value): void {
+  private emitLoop(node: ForNode, init: Value, cond: (iv: Instruction) => Value, step?: Value): void {
     const b = this.b;
     const name = iterName(node);
     const pre = b.insertBlock!;
@@ -129,7 +129,7 @@ export class AstToIr {
     // the loop (syrk's `j <= i`: the original vectorized, the fast path not). The counter
     // stays within the iteration domain plus one step, which the AST's i64 arithmetic
     // already assumes (the check bounds the parameters).
-    const next = b.add(iv, this.exprs().value(node.inc), `${name}.next`, InstFlag.NoSignedWrap);
+    const next = b.add(iv, step ?? this.exprs().value(node.inc), `${name}.next`, InstFlag.NoSignedWrap);
     const latch = b.insertBlock!;
     const latchBranch = b.br(header);
     addIncoming(iv, next, latch);
@@ -161,13 +161,22 @@ export class AstToIr {
     b.br(entry);
     b.positionAtEnd(entry);
     const { threads, thread } = p.team(b, serial);
-    // Static schedule: thread t runs the iterations [t * chunk, min(n, (t + 1) * chunk)).
-    const chunk = b.binary('sdiv', b.add(n, b.sub(threads, constInt(i64, 1))), threads, { name: 'par.chunk' });
-    const k0 = b.mul(thread, chunk);
-    const k1 = b.select(b.icmp('slt', n, b.add(k0, chunk)), n, b.add(k0, chunk));
-    const from = b.add(lb, b.mul(k0, inc), 'par.lb');
-    const to = b.add(lb, b.mul(b.sub(k1, constInt(i64, 1)), inc), 'par.ub');
-    this.emitLoop(node, from, (iv) => b.icmp('sle', iv, to));
+    if (containsFor(node.body)) {
+      // Static cyclic schedule: thread t runs the iterations t, t + threads, ... A loop with
+      // loops inside is rarely rectangular below (syrk's and covariance's j <= i, tiles of a
+      // triangle), where contiguous blocks leave one thread most of the work.
+      const from = b.add(lb, b.mul(thread, inc), 'par.lb');
+      this.emitLoop(node, from, (iv) => b.icmp('sle', iv, ub), b.mul(threads, inc, 'par.step'));
+    } else {
+      // Static block schedule: thread t runs the iterations [t * chunk, min(n, (t + 1) * chunk)),
+      // a unit stride the vectorizer needs in an innermost loop.
+      const chunk = b.binary('sdiv', b.add(n, b.sub(threads, constInt(i64, 1))), threads, { name: 'par.chunk' });
+      const k0 = b.mul(thread, chunk);
+      const k1 = b.select(b.icmp('slt', n, b.add(k0, chunk)), n, b.add(k0, chunk));
+      const from = b.add(lb, b.mul(k0, inc), 'par.lb');
+      const to = b.add(lb, b.mul(b.sub(k1, constInt(i64, 1)), inc), 'par.ub');
+      this.emitLoop(node, from, (iv) => b.icmp('sle', iv, to));
+    }
     const done = this.newBlock('par.done');
     b.br(done);
     const region = this.blocks.slice(first, this.blocks.length - 1);

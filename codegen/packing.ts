@@ -4,16 +4,21 @@
 // and stores it in a buffer laid out [k][j], and the matmul statement's packed load reads the
 // buffer instead: stride 1 along the micro-kernel's vectorized j, one row per k.
 //
-// The buffer is an internal global of the statement's whole j x k range, indexed by the global
-// j and k (an affine address, which opt's vectorizer needs): each copy fills the part of one
-// Nc x Kc block, so blocks the jc loop runs on different threads write apart. It is static
-// storage: a fast path running twice at once (recursion, two threads calling the function)
-// would share it; the matmul path runs in OpenMP-free code or forks inside the SCoP only.
+// The buffers are allocated per run of the fast path: one malloc, made in a block of its own
+// between the check and the fast path (a null pointer runs the original code instead), freed
+// where the fast path ends. A fast path running twice at once (two threads calling the
+// function, recursion) gets two sets of buffers. Each buffer covers the statement's whole
+// j x k range, indexed by the global j and k (an affine address, which opt's vectorizer
+// needs): each copy fills the part of one Nc x Kc block, so blocks the jc loop runs on
+// different threads write apart. Rows are padded to whole cache lines and every buffer starts
+// on one (64 bytes).
 import { AstBuild, readAstExpr, type AstExprTree } from 'isl-wasm';
 import {
-  addGlobalVariable, arrayOf, constInt, i64, IrBuilder, pointerTo, setInitializer, zeroInitializer,
-  type GlobalVariable, type Instruction, type Module, type Type, type Value,
+  attributeSet, constInt, constNull, functionType, getFunction, getOrInsertFunction, i8, i64, IrBuilder, pointerTo, typesEqual, voidType,
+  type FunctionType, type Instruction, type IrFunction, type Module, type Type, type Value,
 } from '../ir';
+import { allocSize } from '../analysis/data-layout';
+import { UnsupportedCodeError } from './block-generator';
 import { AstExprEmitter } from './ast-expr';
 import { counterName, elementAddress } from './mapped-accesses';
 import type { ScopAccess, ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
@@ -37,7 +42,7 @@ export function planPacking(model: ScopModel, operands: readonly PackedOperand[]
     const xs = st.loops.map((_, k) => `x${k}`);
     const [j, k] = [counterName(0), counterName(1)];
     // [j, k] -> { [] -> S[x..] : x_j = j and x_k = k }: the instances reading the element of (j, k)
-    const instances = ctx.map(`[${j}, ${k}] -> { [] -> ${st.name}[${xs.join(', ')}] : x${operand.roles.j} = ${j} and x${operand.roles.k} = ${k} }`)
+    const instances = ctx.map(`[${j}, ${k}] -> { [] -> ${st.name}[${xs.join(', ')}] : x${operand.row} = ${j} and x${operand.roles.k} = ${k} }`)
       .intersectRange(st.domain.intersectParams(model.context));
     // [j, k] -> { [] -> MemRef_B[o..] }: one element (the read is invariant along i)
     const element = instances.applyRange(access.relation.intersectDomain(st.domain));
@@ -62,26 +67,73 @@ export interface PackingCodegen {
   copy(name: string, args: readonly Value[], b: IrBuilder): boolean;
   /** The buffer loads standing for `st`'s packed loads in one instance (args: its counters). */
   reads(st: ScopStatementModel, args: readonly Value[], b: IrBuilder): Map<Value, Value>;
+  /** An i1 made where the buffers were allocated: true when the allocation succeeded. */
+  readonly allocated: Value;
+  /** Frees the buffers; emitted where the fast path ends. */
+  release(b: IrBuilder): void;
 }
 
-/** The buffers (globals of `module`) and the emitters of `plans`. */
-export function packingCodegen(module: Module, name: string, plans: readonly PackingPlan[], cx: PackingContext): PackingCodegen {
-  const buffers = plans.map((p) => {
-    const type = p.access.instruction!.type;
-    const o = p.operand;
-    const g: GlobalVariable = addGlobalVariable(module, `${name}.${o.pack}`, arrayOf(type, (o.jMax - o.jMin + 1) * (o.kMax - o.kMin + 1)), { suffix: ', align 64' });
-    setInitializer(g, zeroInitializer(g.valueType));
-    return g;
+/** Line size the buffers and their rows are aligned to. */
+const LINE = 64;
+
+/** `@name` of `type`, declared if absent; the module's own declaration of another type cannot be called as ours. */
+function libraryFunction(module: Module, name: string, type: FunctionType): IrFunction {
+  const existing = getFunction(module, name);
+  if (existing && !typesEqual(existing.functionType, type)) throw new UnsupportedCodeError(`packing needs @${name}, which the module declares with another type`);
+  return getOrInsertFunction(module, name, type);
+}
+
+/** Function attributes a function calling malloc and free breaks. */
+const ALLOCATION_FORBIDS = new Set(['nofree', 'argmemonly', 'inaccessiblememonly', 'inaccessiblemem_or_argmemonly', 'readonly', 'readnone', 'writeonly']);
+
+/** Drops from `fn`'s attribute groups (clang's `#N`) the attributes a call to malloc or free breaks, spelling such a group out. */
+function allowAllocation(fn: IrFunction): void {
+  fn.suffix = fn.suffix.replace(/#\d+\b/g, (group) => {
+    const words = [...attributeSet(fn.parent, group)];
+    return words.some((w) => ALLOCATION_FORBIDS.has(w)) ? words.filter((w) => !ALLOCATION_FORBIDS.has(w)).join(' ') : group;
   });
-  // The buffer's element of (j, k): [k - kMin][j - jMin].
+}
+
+/**
+ * The emitters of `plans` (at least one), their buffers allocated by `at` (a block of its own
+ * that only the check's success reaches: its `allocated` chooses between the fast path and the
+ * original code).
+ */
+export function packingCodegen(module: Module, plans: readonly PackingPlan[], cx: PackingContext, at: IrBuilder): PackingCodegen {
+  const i8p = pointerTo(i8);
+  const malloc = libraryFunction(module, 'malloc', functionType(i8p, [i64]));
+  const free = libraryFunction(module, 'free', functionType(voidType, [i8p]));
+  allowAllocation(at.insertBlock!.parent!);
+  // Per buffer: its element type, its row length (j's range padded to whole lines) and its byte offset in the allocation.
+  let bytes = 0;
+  const layout = plans.map((p) => {
+    const type = p.access.instruction!.type;
+    const size = allocSize(type);
+    const o = p.operand;
+    const perLine = Math.max(1, Math.floor(LINE / size));
+    const row = Math.ceil((o.rowMax - o.rowMin + 1) / perLine) * perLine;
+    const offset = bytes;
+    bytes += Math.ceil((row * (o.kMax - o.kMin + 1) * size) / LINE) * LINE;
+    return { type, row, offset };
+  });
+  // One allocation, its first line-aligned byte the first buffer's start.
+  const raw = at.call(malloc, [constInt(i64, bytes + LINE - 1)], 'tsopt.pack.raw');
+  const allocated = at.icmp('ne', raw, constNull(i8p));
+  const skip = at.and(at.sub(constInt(i64, 0), at.cast('ptrtoint', raw, i64)), constInt(i64, LINE - 1));
+  const base = at.gep(i8, raw, [skip], 'tsopt.pack');
+  const buffers = layout.map((l) => at.bitcast(at.gep(i8, base, [constInt(i64, l.offset)]), pointerTo(l.type)));
+  // The buffer's element of (row, k): [k - kMin][row - rowMin].
   const slot = (b: IrBuilder, n: number, j: Value, k: Value): Value => {
     const o = plans[n]!.operand;
-    const type = plans[n]!.access.instruction!.type;
-    const row = b.mul(b.sub(k, constInt(i64, o.kMin)), constInt(i64, o.jMax - o.jMin + 1));
-    const at = b.add(row, b.sub(j, constInt(i64, o.jMin)));
-    return b.gep(type, b.bitcast(buffers[n]!, pointerTo(type)), [at]);
+    const row = b.mul(b.sub(k, constInt(i64, o.kMin)), constInt(i64, layout[n]!.row));
+    const offset = b.add(row, b.sub(j, constInt(i64, o.rowMin)));
+    return b.gep(layout[n]!.type, buffers[n]!, [offset]);
   };
   return {
+    allocated,
+    release(b) {
+      b.call(free, [raw]);
+    },
     copy(stmt, args, b) {
       const n = plans.findIndex((p) => p.operand.pack === stmt);
       if (n < 0) return false;
@@ -103,7 +155,7 @@ export function packingCodegen(module: Module, name: string, plans: readonly Pac
       plans.forEach((p, n) => {
         if (p.statement !== st) return;
         const original = p.access.instruction!;
-        const load = b.load(original.type, slot(b, n, args[p.operand.roles.j]!, args[p.operand.roles.k]!));
+        const load = b.load(original.type, slot(b, n, args[p.operand.row]!, args[p.operand.roles.k]!));
         cx.decorate(load, p.access.array);
         loaded.set(original, load);
       });

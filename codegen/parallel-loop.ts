@@ -19,7 +19,7 @@
 // statements' iteration domains, `--parallel-min-work`) also runs serially.
 import { AstBuild, readAstExpr, Val, type AstExprTree, type AstNodeTree } from 'isl-wasm';
 import {
-  IrBuilder, constInt, createBlock, createFunction, eraseInstruction, functionType, getOrInsertFunction, i8, insertBlock, intType, literalStruct,
+  IrBuilder, attributeGroup, constInt, createBlock, createFunction, eraseInstruction, functionAttributes, functionType, getOrInsertFunction, i8, insertBlock, intType, literalStruct,
   pointerTo, replaceAllUsesWith, replaceUsesWithIf, successors, terminator, setOperand, voidType, doubleTy, calledValue,
   type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
 } from '../ir';
@@ -54,15 +54,47 @@ export function domainExtents(model: ScopModel): Map<string, AstExprTree[]> {
   return out;
 }
 
-/** The `for` nodes of `ast` to run in parallel: in `parallel`, of a shape whose trip count is known before the loop, none inside another. */
+/**
+ * A loop that runs fewer iterations than this (known from constant bounds) leaves the threads
+ * to a parallel loop inside it, if any: two or three blocks of unequal sizes (BLIS's ic blocks
+ * of 1024 and 176 rows over syrk's 1200) cannot be shared out evenly.
+ */
+const fewIterations = 8;
+
+/**
+ * The `for` nodes of `ast` to run in parallel: in `parallel`, of a shape whose trip count is
+ * known before the loop, none inside another; the outermost such loop unless it runs once (a
+ * team for one iteration is all cost), or fewer than `fewIterations` times and has another inside.
+ */
 export function parallelCandidates(ast: AstNodeTree, parallel: ReadonlySet<AstNodeTree>): Set<ForNode> {
   const out = new Set<ForNode>();
+  const threadable = (n: AstNodeTree): boolean => n.kind === 'for' && parallel.has(n) && parallelBound(n) !== undefined;
   visitLoops(ast, (n) => {
-    if (!parallel.has(n) || !parallelBound(n)) return true;
+    if (!threadable(n)) return true;
+    const trips = constantTrips(n);
+    if (trips !== undefined && (trips < 2 || (trips < fewIterations && someLoop(n.body, threadable)))) return true;
     out.add(n);
     return false;
   });
   return out;
+}
+
+/** The iterations of `n` when its bounds and step are integer constants. */
+function constantTrips(n: ForNode): number | undefined {
+  const bound = parallelBound(n);
+  if (!bound || n.init.kind !== 'int' || bound.upper.kind !== 'int' || n.inc.kind !== 'int') return undefined;
+  const last = Number(bound.upper.value) - (bound.strict ? 1 : 0);
+  return Math.max(0, Math.floor((last - Number(n.init.value)) / Number(n.inc.value)) + 1);
+}
+
+/** Whether some loop in `ast` satisfies `test`. */
+function someLoop(ast: AstNodeTree, test: (n: AstNodeTree) => boolean): boolean {
+  let found = false;
+  visitLoops(ast, (n) => {
+    if (test(n)) found = true;
+    return !found;
+  });
+  return found;
 }
 
 function mentionsAny(e: AstExprTree, names: ReadonlySet<string>): boolean {
@@ -109,17 +141,24 @@ export function parallelCodegen(
     return {
       serial(b, n, enclosing) {
         // The work of one run of `node`: per statement under it, the product of the extents of
-        // its dimensions that vary within that run (their subscripts use no iterator of a loop
-        // around it; a tile loop's statements vary along its iterator and the point loops'),
-        // summed; in double, which cannot overflow.
+        // its dimensions that vary within that run, summed; in double, which cannot overflow. A
+        // dimension varies when its subscript uses the iterator of `node` or of a loop inside it
+        // (a point loop's: its extent then bounds a tile's from above), or no loop's around it.
+        // Leaving out every subscript that uses an outer iterator counted a few thousand
+        // instances for BLIS's jr loop (i = ic + ir, k = kc + pr), which then ran serially.
         const outer = new Set(enclosing.map(iteratorOf));
+        const inner = new Set<string>();
+        visitLoops(node, (l) => {
+          inner.add(iteratorOf(l));
+          return true;
+        });
         const e64 = new AstExprEmitter(b, 64, param64);
         const d = doubleTy;
         let runWork: Value | undefined;
         for (const call of statementCalls(node.body)) {
           let product: Value = b.cast('sitofp', constInt(i64, 1), d);
           call.args.forEach((arg, k) => {
-            if (mentionsAny(arg, outer)) return;
+            if (mentionsAny(arg, outer) && !mentionsAny(arg, inner)) return;
             const extent = extents.get(call.name)?.[k];
             if (!extent) return;
             const v = e64.value(extent);
@@ -213,6 +252,17 @@ function eraseDead(values: Value[]): void {
 }
 
 /**
+ * The attribute group of a function outlined from `fn`: nounwind, and `fn`'s string attributes
+ * ("target-cpu", "target-features", "min-legal-vector-width", ...). Without the target's, the
+ * backend and opt's vectorizers see the default x86-64 (SSE2, no FMA): the outlined micro-kernel
+ * ran on <2 x double> with separate multiplies and adds, 2-3x slower than the caller's code.
+ */
+function outlinedAttributes(module: Module, fn: IrFunction): string {
+  const strings = [...functionAttributes(fn)].filter((a) => a.startsWith('"'));
+  return attributeGroup(module, ['nounwind', ...strings].join(' '));
+}
+
+/**
  * Moves region `r` into a new function `name(i8* %data)`, called from where it was through
  * GOMP_parallel, or directly when `r.serial` holds. Values from outside the region travel in a
  * struct at %data; scalar slots the region writes get a slot per thread.
@@ -238,7 +288,7 @@ function outlineRegion(module: Module, fn: IrFunction, r: PendingRegion, slots: 
   const struct = literalStruct(inputs.map((v) => v.type));
   const sub = createFunction(module, name, functionType(voidType, [i8p]));
   sub.prefix = 'internal';
-  sub.suffix = 'nounwind';
+  sub.suffix = outlinedAttributes(module, fn);
   module.functions.push(sub);
   module.symbols.set(sub.name, sub);
   sub.args[0]!.name = 'data';

@@ -15,7 +15,7 @@
 // The pass (passes/versioning.ts) chooses the model and the plans and reports what came out.
 import { AstBuild, IslError, IslQuotaError, readAstNode, type AstExprTree, type AstNodeTree } from 'isl-wasm';
 import {
-  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock,
+  IrBuilder, addIncoming, constInt, createBlock, dropAllOperands, eraseBlock, eraseInstruction, incomingValueFor, insertBlock, intType, predecessors, removePhiIncoming, replacePhiIncomingBlock,
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
 } from '../ir';
 import type { ScalarEvolution } from '../analysis/scalar-evolution';
@@ -288,7 +288,10 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       if (enclosingGroups.length === 1) copy.metadata.push({ name: 'llvm.access.group', ref: enclosingGroups[0]! });
       else if (enclosingGroups.length > 1) copy.metadata.push({ name: 'llvm.access.group', ref: md.list(enclosingGroups) });
     };
-    const packs = packingCodegen(module, `${prefix}.pack`, packing, { parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess });
+    // Packing's buffers: allocated in a block between the check and the fast path, which runs the original code when malloc fails.
+    const packAlloc = packing.length > 0 ? insertBlock(fn, createBlock(`${prefix}.pack`), fn.blocks.indexOf(fastEntry)) : undefined;
+    if (packAlloc) made.push(packAlloc);
+    const packs = packAlloc ? packingCodegen(module, packing, { parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess }, new IrBuilder(packAlloc)) : undefined;
     const fb = new IrBuilder(fastEntry);
     // With the optimizer's tree, its marks say which loops may run on threads (never a tile's point loops).
     const threadable = scheduled ? markedParallelLoops(ast, threadableMarks) : parallel;
@@ -299,7 +302,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       parameter: lookup64,
       statement: (name, args, builder, enclosing) => {
         enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
-        if (packs.copy(name, args, builder)) return;
+        if (packs?.copy(name, args, builder)) return;
         const roll = rolledByName.get(name);
         // A rolled statement runs the remainder's body (named after the unrolled loop when the remainder is a block).
         const st = roll?.remainder ?? byName.get(name);
@@ -310,7 +313,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         const mappedHooks = mappedAccessHooks(mapped.get(st) ?? [], args, {
           parameter: lookup64, sizes: (a) => mappedSizes.get(a)!, decorate: decorateAccess, newBlock: (n) => gen.newBlock(n), regionBlocks: region,
         });
-        const scalars = statementScalars(st, slots, packing.length === 0 ? mappedHooks : {
+        const scalars = statementScalars(st, slots, !packs ? mappedHooks : {
           ...mappedHooks, atStart: (hb, valueOf) => new Map([...mappedHooks.atStart(hb, valueOf), ...packs.reads(st, args, hb)]),
         });
         const header = roll
@@ -337,6 +340,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     // Before anything outside the new blocks changes: a model built before an earlier SCoP of
     // this function was versioned may name a definition that no longer dominates this SCoP.
     checkOperandsDominate(fn, pred, [...made, ...generated], liveOuts.hoisted);
+    packs?.release(new IrBuilder(fb.insertBlock!));
     mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
     // Once the fast path is complete: what reads its scalar slots after a parallel loop is known.
     const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}) }));
@@ -344,13 +348,15 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       omp.push({ loop: '(none)', why: parallel.size === 0 ? 'every loop of the fast path carries a dependence' : 'no loop without a dependence has bounds known before it runs' });
     }
     // Wire: pred → check → (fast | original).
-    b.positionAtEnd(check).condBr(cond, fastEntry, entry);
+    b.positionAtEnd(check).condBr(cond, packAlloc ?? fastEntry, entry);
+    if (packAlloc) new IrBuilder(packAlloc).condBr(packs!.allocated, fastEntry, entry);
     outlined?.eraseUnused();
     const t = terminator(pred)!;
     t.operands.forEach((op, k) => {
       if (op === entry) setOperand(t, k, check);
     });
     replacePhiIncomingBlock(entry, pred, check);
+    if (packAlloc) for (const phi of entry.instructions.filter((i) => i.opcode === 'phi')) addIncoming(phi, incomingValueFor(phi, check)!, packAlloc);
     const growth = instructionCount(fn) - before;
     const runtimeCheck = conjunction(all.map((x) => x.c));
     hooks.debug({ function: fn.name, scop: location, runtimeCheck }, 'versioned');

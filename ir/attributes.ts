@@ -52,6 +52,19 @@ function splitAttributes(text: string): string[] {
   return out;
 }
 
+/** `#N`, the module's attribute group whose text is `{ attrs }`, added when there is none. */
+export function attributeGroup(m: Module, attrs: string): string {
+  const body = `{ ${attrs} }`;
+  let group: number | undefined;
+  for (const [n, b] of m.attributeGroups) if (b === body) group = n;
+  if (group === undefined) {
+    group = 0;
+    for (const n of m.attributeGroups.keys()) if (n >= group) group = n + 1;
+    m.attributeGroups.set(group, body);
+  }
+  return `#${group}`;
+}
+
 /** The function attributes of a function (from its suffix, e.g. `#0`). */
 export function functionAttributes(fn: IrFunction): Set<string> {
   return attributeSet(fn.parent, fn.suffix);

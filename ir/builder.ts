@@ -1,6 +1,7 @@
 // The builder: creates instructions at an insertion point, like LLVM's IRBuilder.
 // Every method returns the new (inserted) instruction; names are optional and may repeat
 // (the printer makes them unique).
+import { attributeGroup } from './attributes';
 import { firstInsertionIndex } from './cfg';
 import { addIncoming, insertBlockAfter, insertInstruction } from './edit';
 import { constInt, createBlock, createInstruction, type InstructionFields } from './nodes';
@@ -328,15 +329,7 @@ export function getIntrinsic(
     return existing;
   }
   // attribute groups are numbered; reuse one with the same text, or add one
-  let group: number | undefined;
-  const body = `{ ${attrs} }`;
-  for (const [n, b] of m.attributeGroups) if (b === body) group = n;
-  if (group === undefined) {
-    group = 0;
-    for (const n of m.attributeGroups.keys()) if (n >= group) group = n + 1;
-    m.attributeGroups.set(group, body);
-  }
-  return getOrInsertFunction(m, name, type, `#${group}`);
+  return getOrInsertFunction(m, name, type, attributeGroup(m, attrs));
 }
 
 /** `llvm.smin`/`smax`/`umin`/`umax` of two integers of the same type. */

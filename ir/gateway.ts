@@ -174,12 +174,13 @@ export interface OptRemark {
  * Runs `opt-14 -passes=<pipeline>` on bitcode and returns bitcode (or text for `ll`).
  * Used for the hand-back to LLVM's vectorizers after our passes. With `remarks`, the remarks
  * of the passes matching `remarks.filter` (a regex on pass names) are appended to `remarks.into`.
+ * `targetArgs` (ir/opt-target.ts) give opt the target machine clang compiled the module for.
  */
-export function runOptPipeline(bitcode: Buffer, pipeline: string, format: OutputFormat, remarks?: { filter: string; into: OptRemark[] }): Buffer {
+export function runOptPipeline(bitcode: Buffer, pipeline: string, format: OutputFormat, remarks?: { filter: string; into: OptRemark[] }, targetArgs: readonly string[] = []): Buffer {
   return withTempDir((dir) => {
     const file = path.join(dir, 'remarks.yaml');
     const wanted = remarks ? [`-pass-remarks-output=${file}`, `-pass-remarks-filter=${remarks.filter}`] : [];
-    const args = [`-passes=${pipeline}`, ...wanted, ...(format === 'll' ? ['-S'] : []), '-o', '-', '-'];
+    const args = [...targetArgs, `-passes=${pipeline}`, ...wanted, ...(format === 'll' ? ['-S'] : []), '-o', '-', '-'];
     // Our own output, not hostile input: the limit only stops a hang, with room for a busy machine.
     const r = runLlvmTool('opt-14', args, bitcode, readerTimeoutMs(bitcode.length) * 12);
     if (r.signal) throw new TsoptError(`opt-14 -passes=${pipeline} crashed (${r.signal})`);

@@ -76,10 +76,21 @@ function delicmWithinBudget(m: ScopModel, maxOperations: number, onlyLocations?:
   return { ...r, unchanged: `${by} ran out (${r.unchanged}): the SCoP keeps its plain model` };
 }
 
-/** DeLICM on one model, under the options the pipeline gives (versioning asks for it when an interchange needs it); `onlyLocations`: the scalars it may map (default all). */
-export function delicmFor(ctx: PassContext, model: ScopModel, onlyLocations?: ReadonlySet<string>): DelicmScopResult {
-  return delicmWithinBudget(model, delicmMaxOperationsFrom(ctx), onlyLocations);
+/**
+ * DeLICM on one model, under the options the pipeline gives (versioning asks for it when an
+ * interchange needs it); `onlyLocations`: the scalars it may map (default all). With `reuse`
+ * (--schedule-shortcuts), a full mapping made before for the same model is given again: the
+ * time-tiling probe, the tiling probe and the interchange each ask.
+ */
+export function delicmFor(ctx: PassContext, model: ScopModel, reuse = false, onlyLocations?: ReadonlySet<string>): DelicmScopResult {
+  const cacheable = reuse && onlyLocations === undefined;
+  const made = cacheable ? delicmResults.get(model) : undefined;
+  if (made) return made;
+  const r = delicmWithinBudget(model, delicmMaxOperationsFrom(ctx), onlyLocations);
+  if (cacheable) delicmResults.set(model, r);
+  return r;
 }
+const delicmResults = new WeakMap<ScopModel, DelicmScopResult>();
 
 /** `--delicm-max-operations`, parsed for the pass and for the report alike. */
 export function delicmMaxOperationsFrom(ctx: Pick<PassContext, 'options'>): number {

@@ -15,8 +15,9 @@ import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel } from '../polyhedral/model';
 import { delicmFor } from './delicm';
 import type { PassContext } from './pass';
-import { scheduleDecision, scheduleQuota, type ScheduleSettings } from './schedule';
-import { notStencilShaped, timeTile } from '../transform/time-tiling';
+import { keepDecision, keepTimeTiled, scheduleDecision, scheduleQuota, timeTiled, type ScheduleSettings } from './schedule';
+import { notStencilShaped } from '../transform/time-tiling';
+import { noNest } from '../transform/schedule-filter';
 
 /**
  * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
@@ -32,14 +33,16 @@ export function hoistedOutOfLoops(model: ScopModel): boolean {
   return model.statements.some((st) => st.accesses.some((a) => a.kind === 'read' && a.array.kind === 'value' && (writerDepth.get(a.array.tupleName) ?? Infinity) < st.loops.length));
 }
 
-/** How many bands the optimizer tiles in `model`'s schedule, 0 when it keeps the base order (its isl objects freed). */
+/**
+ * How many bands the optimizer tiles in `model`'s schedule, 0 when it keeps the base order. The
+ * decision is kept for versioning's ask with the same plan (`keepDecision`), not made again.
+ */
 function tiledBands(model: ScopModel, plan: InterchangePlan | undefined, s: ScheduleSettings): number {
-  return model.ctx.scope(() => {
-    const d = scheduleDecision(model, plan, s);
-    const taken = d.schedule !== undefined;
-    d.schedule?.dispose();
-    return taken ? d.tiled.length : 0;
-  });
+  const d = scheduleDecision(model, plan, s);
+  const tiled = d.schedule !== undefined ? d.tiled.length : 0;
+  if (s.shortcuts) keepDecision(model, plan, d);
+  else d.schedule?.dispose();
+  return tiled;
 }
 
 /**
@@ -49,8 +52,9 @@ function tiledBands(model: ScopModel, plan: InterchangePlan | undefined, s: Sche
 export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings, planFor: (model: ScopModel) => InterchangePlan | undefined): ScopModel | undefined {
   const stencil = delicmForTimeTiling(ctx, m, s);
   if (stencil) return stencil;
-  if (!s.tile || m.budget.exhaustedBy || !hoistedOutOfLoops(m)) return undefined;
-  const r = delicmFor(ctx, m);
+  // Forwarding changes no loop: without a statement in two loops, no model has a band to tile.
+  if (!s.tile || m.budget.exhaustedBy || (s.shortcuts && noNest(m)) || !hoistedOutOfLoops(m)) return undefined;
+  const r = delicmFor(ctx, m, s.shortcuts);
   if (r.unchanged !== undefined || r.counters.forwards === 0) return undefined;
   const after = tiledBands(r.model, planFor(r.model), s);
   if (after === 0 || after <= tiledBands(m, planFor(m), s)) return undefined;
@@ -67,21 +71,37 @@ function delicmForTimeTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings
   if (!s.timeTile || m.budget.exhaustedBy || notStencilShaped(m) !== undefined) return undefined;
   if (!m.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'))) return undefined;
   // The stencil test reads the exact dependences and time tiling runs isl: within the optimizer's
-  // quota, and isl giving up leaves the plain model, as it does in the optimizer.
-  const timeTiled = (model: ScopModel): boolean =>
-    model.budget.run(model.ctx, 'schedule', scheduleQuota(model, s), () => model.ctx.scope(() => {
-      const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes });
-      if ('refused' in t) return false;
-      t.decision.schedule?.dispose();
-      return true;
-    }));
+  // quota, and isl giving up leaves the plain model, as it does in the optimizer. The result is
+  // kept for the optimizer (`keepTimeTiled`), which then does not tile the same model again.
+  const timeTiledBy = (model: ScopModel): boolean =>
+    model.budget.run(model.ctx, 'schedule', scheduleQuota(model, s), () => {
+      const t = timeTiled(model, s);
+      const taken = 'decision' in t;
+      if (s.shortcuts) keepTimeTiled(model, t);
+      else if (taken) t.decision.schedule?.dispose();
+      return taken;
+    });
   try {
-    if (timeTiled(m)) return undefined;
-    const r = delicmFor(ctx, m);
+    if (timeTiledBy(m)) return undefined;
+    if (s.shortcuts && forwardingCannotMakeAStencil(m)) return undefined;
+    const r = delicmFor(ctx, m, s.shortcuts);
     if (r.unchanged !== undefined || r.model.budget.exhaustedBy) return undefined;
-    return timeTiled(r.model) ? r.model : undefined;
+    return timeTiledBy(r.model) ? r.model : undefined;
   } catch (e) {
     if (e instanceof IslError) return undefined;
     throw e;
   }
+}
+
+/**
+ * `m`, which time tiling refused, would be refused in DeLICM's model too (a cheap test before
+ * DeLICM runs): its loops alone refuse it (one space dimension), or its outermost loop carries no
+ * flow of values, of arrays or scalars. Forwarding and mapping change no loop, and the array flow
+ * of DeLICM's model is the plain model's plus the flow of the scalars it mapped.
+ */
+function forwardingCannotMakeAStencil(m: ScopModel): boolean {
+  const looped = m.statements.filter((st) => st.loops.length > 0);
+  if (Math.max(...looped.map((st) => st.loops.length - 1)) < 2) return true;
+  const carried = m.dependences.carried.get(looped[0]!.loops[0]!) ?? [];
+  return !carried.some((k) => k.startsWith('RAW'));
 }

@@ -7,9 +7,11 @@ import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { optimizeOrKeep, optimizeSchedule, type ScheduleDecision, type ScheduleOptions } from '../transform/schedule-optimizer';
 import { machineCaches, vectorBytesOf } from '../transform/tile-sizes';
-import { timeTile } from '../transform/time-tiling';
+import { timeTile, type TimeTileOptions, type TimeTileResult } from '../transform/time-tiling';
+import { schedulerNotWorthIt } from '../transform/schedule-filter';
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
+import { parallelOption } from './parallel-option';
 import { maxOperationsOption, printerPass, scopMaxOperationsOption } from './scop-passes';
 import { interchangePlansFor, sourceFor } from './scop-sources';
 import { isPartialDelicm } from './partial-delicm';
@@ -36,7 +38,15 @@ export const matmulOption: PassOption = {
 };
 export const matmulPackOption: PassOption = {
   name: 'matmul-pack',
-  description: 'on the matmul path, copy each Nc x Kc block of an operand read across rows along the vectorized j (syrk\'s and syr2k\'s A[j][k]) into a buffer read stride 1 (default false: the buffer is one static global, which two threads running the same fast path at once would share; transform/matmul.ts, codegen/packing.ts)',
+  description: 'on the matmul path, copy each Nc x Kc block of an operand read across rows along the vectorized j (syrk\'s and syr2k\'s A[j][k]) into a buffer read stride 1, allocated per run of the fast path and freed (default true; transform/matmul.ts, codegen/packing.ts)',
+};
+export const matmulPackAOption: PassOption = {
+  name: 'matmul-pack-a',
+  description: 'with --matmul-pack, also copy each Mc x Kc block of an A-like operand read across rows along the micro-kernel\'s unrolled i (gemm\'s A[i][k]) into a [k][i] buffer, so the micro-tile\'s rows of A share a line per k (default false; transform/matmul.ts, codegen/packing.ts)',
+};
+export const matmulParametricOption: PassOption = {
+  name: 'matmul-parametric',
+  description: 'take the matmul path also where the sizes are parameters (VLA code), its full micro-tiles a filter of their own (default false: opt then keeps C\'s micro-tile in memory, slower than the generic tiling; transform/matmul.ts)',
 };
 export const l1CacheOption: PassOption = {
   name: 'l1-cache-size',
@@ -61,10 +71,15 @@ export const timeTileSizesOption: PassOption = {
 };
 export const timeTileWavefrontOption: PassOption = {
   name: 'time-tile-wavefront',
-  description: 'run a stencil\'s time tiles (constant sizes) in wavefronts, the tiles of one wavefront on OpenMP\'s threads with --parallel (transform/wavefront.ts; default false: one thread ran jacobi-2d in wavefront order with 1.37x the CPU time)',
+  description: 'run a stencil\'s time tiles (constant sizes) in wavefronts, the tiles of one wavefront on OpenMP\'s threads with --parallel (transform/wavefront.ts; default: as --parallel, so tscc -fopenmp; without threads one thread ran jacobi-2d in wavefront order with 1.37x the CPU time)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption];
+export const scheduleShortcutsOption: PassOption = {
+  name: 'schedule-shortcuts',
+  description: 'spend less isl work on the schedule for the same result: isl\'s scheduler only where its schedule could be taken (not where no statement is in two loops, nor where no access walks across rows innermost and none to a matrix stays on one element along a loop: transform/schedule-filter.ts; the report\'s schedule.schedulerSkipped says why), DeLICM for time tiling only where it could make a stencil, and the DeLICM probes\' schedules and time tiles reused by the optimizer (default true; --schedule-shortcuts=false runs every step as before, with the same output)',
+};
+
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, scheduleShortcutsOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -75,6 +90,8 @@ export interface ScheduleSettings extends ScheduleOptions {
   readonly timeTileSizes: readonly number[] | undefined;
   /** --time-tile-wavefront */
   readonly timeTileWavefront: boolean;
+  /** --schedule-shortcuts */
+  readonly shortcuts: boolean;
 }
 
 export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attributeGroups: ReadonlyMap<number, string> }): ScheduleSettings | undefined {
@@ -85,14 +102,17 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     tile: booleanOption(ctx, tileOption, true),
     registerTile: booleanOption(ctx, registerTileOption, false),
     matmul: booleanOption(ctx, matmulOption, true),
-    pack: booleanOption(ctx, matmulPackOption, false),
+    pack: booleanOption(ctx, matmulPackOption, true),
+    packA: booleanOption(ctx, matmulPackAOption, false),
+    matmulParametric: booleanOption(ctx, matmulParametricOption, false),
     tileSizes: sizes,
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },
     vectorBytes: vectorBytesOf(module as never),
     maxOperations: nonNegativeIntegerOption(ctx, scheduleMaxOperationsOption, 1_000_000),
     timeTile: booleanOption(ctx, timeTileOption, true),
     timeTileSizes: sizesOption(ctx, timeTileSizesOption),
-    timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, false),
+    timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, booleanOption(ctx, parallelOption, false)),
+    shortcuts: booleanOption(ctx, scheduleShortcutsOption, true),
   };
 }
 
@@ -123,21 +143,68 @@ export function scheduleQuota(model: ScopModel, s: ScheduleSettings): number {
   return s.maxOperations === 0 ? share : share === 0 ? s.maxOperations : Math.min(s.maxOperations, share);
 }
 
+/** Time tiling's options from the optimizer's settings (the seidel probe asks `timeTiled` with the same). */
+function timeTileOptions(s: ScheduleSettings): TimeTileOptions {
+  return { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront };
+}
+
 /** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */
 export function scheduleDecision(model: ScopModel, interchange: InterchangePlan | undefined, s: ScheduleSettings): ScheduleDecision {
   if (model.budget.exhaustedBy) return { schedule: undefined, why: `the original order is kept: ${model.budget.reason()}`, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
   if (isPartialDelicm(model)) return { schedule: undefined, why: "the interchanged order is kept: DeLICM's model maps only the interchanged nests' scalars (passes/partial-delicm.ts)", tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
+  // A decision made before for this model and plan (DeLICM's tiling probe): its tree is now the caller's.
+  const made = s.shortcuts ? takeDecision(model, interchange) : undefined;
+  if (made) return made;
   const limit = scheduleQuota(model, s);
+  const innermost = innermostDim(interchange);
   return optimizeOrKeep(model, () =>
     model.budget.run(model.ctx, 'schedule', limit, () => {
+      // isl's scheduler only where its schedule could be taken (transform/schedule-filter.ts).
+      const isl = (): ScheduleDecision => {
+        const skipped = s.shortcuts ? schedulerNotWorthIt(model, innermost) : undefined;
+        if (skipped === undefined) return optimizeSchedule(model, innermost, s);
+        return { schedule: undefined, why: `the original order is kept: isl's scheduler not run: ${skipped}`, schedulerSkipped: skipped, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
+      };
       // Stencils first: isl's scheduler would spend its quota on them and refuse the skew it finds.
-      if (!s.timeTile) return optimizeSchedule(model, innermostDim(interchange), s);
-      const t = timeTile(model, { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront });
+      if (!s.timeTile) return isl();
+      const t = timeTiled(model, s);
       if ('decision' in t) return t.decision;
-      return { ...optimizeSchedule(model, innermostDim(interchange), s), timeTileRefused: t.refused };
+      return { ...isl(), timeTileRefused: t.refused };
     }),
   );
 }
+
+/**
+ * Time tiling's result for `model`, computed once for the seidel probe and the optimizer alike
+ * (deterministic for one model and settings): a refusal is kept, a decision handed out once (its
+ * tree is the taker's; one never taken is freed with the model's context). isl errors pass through.
+ */
+export function timeTiled(model: ScopModel, s: ScheduleSettings): TimeTileResult {
+  const known = s.shortcuts ? timeTiles.get(model) : undefined;
+  if (known !== undefined) {
+    if ('decision' in known) timeTiles.delete(model);
+    return known;
+  }
+  return timeTile(model, timeTileOptions(s));
+}
+
+/** Keeps the probe's time-tiling result of `model` for the optimizer (`timeTiled`). */
+export function keepTimeTiled(model: ScopModel, t: TimeTileResult): void {
+  timeTiles.set(model, t);
+}
+const timeTiles = new WeakMap<ScopModel, TimeTileResult>();
+
+/** Keeps a decision made for `model` with `plan` (DeLICM's tiling probe) for the optimizer's next ask: its tree is then the asker's. */
+export function keepDecision(model: ScopModel, plan: InterchangePlan | undefined, d: ScheduleDecision): void {
+  decisions.set(model, { plan, decision: d });
+}
+function takeDecision(model: ScopModel, plan: InterchangePlan | undefined): ScheduleDecision | undefined {
+  const kept = decisions.get(model);
+  if (kept === undefined || kept.plan !== plan) return undefined;
+  decisions.delete(model);
+  return kept.decision;
+}
+const decisions = new WeakMap<ScopModel, { plan: InterchangePlan | undefined; decision: ScheduleDecision }>();
 
 /** The report's `schedule` field. */
 export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: string): Record<string, unknown> {
@@ -146,10 +213,11 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     why: used || notUsed === undefined ? d.why : `the original order is kept: ${notUsed}`,
     tiledBands: used ? d.tiled.length : 0,
     tileSizes: used ? d.tiled.map((t) => t.sizes) : [],
+    ...(d.schedulerSkipped !== undefined ? { schedulerSkipped: d.schedulerSkipped } : {}),
     fused: used && d.fused,
     skewed: used && d.skewed,
     timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}) } : false,
-    // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none without --matmul-pack)
+    // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none with --matmul-pack=false)
     matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
 }

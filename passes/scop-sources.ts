@@ -60,7 +60,7 @@ export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): Sco
   const plans = interchangePlansFor(ctx, m, o.maxOperations);
   if (!interchangeSays(plans, m, o, (p) => p.nests.length === 0 && p.refused.some((r) => r.byScalars))) return plain;
   // DeLICM's model only to interchange: without it, its memory traffic for -O3's register sums costs time.
-  const r = delicmFor(ctx, m);
+  const r = delicmFor(ctx, m, o.schedule?.shortcuts ?? false);
   if (r.unchanged !== undefined) return { ...plain, delicmNotTaken: r.unchanged };
   let why = 'no nest to interchange in it';
   let nestScalars: Set<string> | undefined;
@@ -74,7 +74,7 @@ export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): Sco
   if (take) return { model: r.model, original: m, from: 'delicm', fallback: plain };
   // lu: its second nest interchanges once its sum lives in A[i][j], but the first nest's sum, mapped
   // too, would be summed in memory beside A[i][k]. Mapped only where the nests interchanged are.
-  const only = nestScalars && nestScalars.size > 0 ? delicmFor(ctx, m, nestScalars) : undefined;
+  const only = nestScalars && nestScalars.size > 0 ? delicmFor(ctx, m, false, nestScalars) : undefined;
   if (only && only.unchanged === undefined && only.model !== m) {
     const mine = interchangeSays(plans, only.model, o, (p) => p.nests.length > 0 && !mappedBesideOtherElements(only.model, p));
     if (mine) {

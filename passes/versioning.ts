@@ -21,6 +21,8 @@ import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
 import { moduleBudgetOptions } from './module-budget-options';
+import { parallelOption } from './parallel-option';
+import { inlineCheckedAccessorsOption } from './checked-accessors';
 import { scheduleDecision, scheduleOptions, scheduleReport, scheduleSettingsFrom, type ScheduleSettings } from './schedule';
 
 export const rtcStatsOption: PassOption = {
@@ -42,10 +44,6 @@ export const interchangeOption: PassOption = {
 export const rtcCheckFunctionsOption: PassOption = {
   name: 'rtc-check-functions',
   description: 'compute each run-time check in a noinline function of its own (tsopt.check.<function>.scopN), so what the check executes can be counted in the final code (bench/check-cost.ts); costs a call per check',
-};
-export const parallelOption: PassOption = {
-  name: 'parallel',
-  description: 'run the outermost loops of each fast path that carry no dependence on the threads of the OpenMP runtime (GOMP_parallel; link with -fopenmp; the thread count from OMP_NUM_THREADS); serially inside a parallel region or below --parallel-min-work (default false)',
 };
 export const parallelMinWorkOption: PassOption = {
   name: 'parallel-min-work',
@@ -153,7 +151,7 @@ export const versioningPass: ModulePass = {
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
     maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
-    parallelOption, parallelMinWorkOption, ...moduleBudgetOptions, ...scheduleOptions,
+    parallelOption, parallelMinWorkOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);

@@ -176,9 +176,13 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
     const tuple = `ErrorEdge${k}[${counters(e.loops.length)}]`;
     const box = boxText(tr, e.loops);
     const found: RangeCheck[] = [...tr.lastChecks];
-    const conditions = dnfText(tr, e.domain, found);
+    const conditionChecks: RangeCheck[] = [];
+    const conditions = dnfText(tr, e.domain, conditionChecks);
     const where = `{ ${tuple} : ${conditions === undefined ? box : `${box} and (${conditions})`} }`;
-    addChecks(tuple, where, found);
+    addChecks(tuple, where, [...found, ...conditionChecks.filter((c) => c.kind !== 'unsigned')]);
+    // An unsigned comparison's operands are read as signed values: that must hold wherever the
+    // branch may run, not only where it would take the edge, so over the loops' whole box.
+    addChecks(tuple, `{ ${tuple} : ${box} }`, conditionChecks.filter((c) => c.kind === 'unsigned'));
     addViolation(tuple, where, 'true', 'error-block');
   });
 

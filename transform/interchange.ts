@@ -114,15 +114,25 @@ function worthIt(model: ScopModel, innerStatements: readonly ScopStatementModel[
   return across && unit;
 }
 
-/** How the element `acc` touches moves from iteration x to x + 1 of the statement's dimension `dim`. */
+/**
+ * How the element `acc` touches moves from iteration x to x + 1 of the statement's dimension `dim`.
+ * Computed once per statement, access and dimension (the interchange, the schedule filter, the
+ * optimizer's cost model and its band permutation all ask): statements and their accesses do not change.
+ */
 export function stride(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim: number): Stride {
+  let byAccess = strides.get(st);
+  if (!byAccess) strides.set(st, (byAccess = new Map()));
+  let known = byAccess.get(acc);
+  if (!known) byAccess.set(acc, (known = []));
+  return (known[dim] ??= strideOf(model, st, acc, dim));
+}
+const strides = new WeakMap<ScopStatementModel, Map<ScopAccess, Stride[]>>();
+
+function strideOf(model: ScopModel, st: ScopStatementModel, acc: ScopAccess, dim: number): Stride {
   // Modulo-2^n subscripts: isl's operations on them are slow beyond its quota (dependences.ts).
   if (wrapsAround(acc.relation)) return 'other';
   return model.ctx.scope(() => {
-    const counters = st.loops.map((_, k) => `i${k}`);
-    const next = counters.map((c, k) => (k === dim ? `${c} + 1` : c));
-    // { Stmt_S[i..] -> Stmt_S[i.., i_dim + 1, ..] }
-    const step = model.ctx.map(`{ ${st.name}[${counters.join(', ')}] -> ${st.name}[${next.join(', ')}] }`);
+    const step = stepAlong(model, st, dim);
     // [params] -> { Stmt_S[i..] -> MemRef_A[o..] } over the statement's instances
     const touches = acc.relation.intersectDomain(st.domain);
     // [params] -> { MemRef_A[o..] -> MemRef_A[o'..] }: elements of consecutive iterations
@@ -140,6 +150,12 @@ export function stride(model: ScopModel, st: ScopStatementModel, acc: ScopAccess
     if (n > 0 && (moves.isSubset(at(1)) || moves.isSubset(at(-1)))) return 'unit';
     return 'other';
   });
+}
+
+/** { Stmt_S[i..] -> Stmt_S[i.., i_dim + 1, ..] }: one step of the statement's dimension `dim`. */
+export function stepAlong(model: ScopModel, st: ScopStatementModel, dim: number): IslMap {
+  const identity = st.domain.getSpace().identityMultiAffOnDomain();
+  return identity.setAt(dim, identity.getAt(dim).addConstantVal(model.ctx.val(1))).asMap();
 }
 
 /** Each statement's time with `nests` interchanged (see the head of this file): [params] -> { Stmt_S[i0, i1] -> [..] }. */

@@ -20,7 +20,7 @@
 // statement copies the block's elements into a buffer laid out [k][j] (codegen/packing.ts),
 // and the micro-kernel reads the buffer, stride 1 along j. Packing only copies values the SCoP
 // never writes, so results stay bit for bit. Operands already stride 1 along j are read in place.
-import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, type UnionSet } from 'isl-wasm';
+import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, UnionSetList, type UnionSet } from 'isl-wasm';
 import { stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import type { CacheSizes } from './tile-sizes';
@@ -35,12 +35,14 @@ export interface MatmulRoles {
 
 /**
  * Why the matmul path does not apply to `model`, if it does not: its sizes are parameters (VLA
- * code, sizes read at run time). isl's AST of the isolated micro-tiles then runs over the
- * codegen quota (gemm of test/kernels: over 1,000,000 operations), and without isolating them
- * the guarded micro-kernel ran gemm 1000x1100x1200 in 0.38 s against 0.20 s for the generic tiling.
+ * code, sizes read at run time) and `parametric` (--matmul-parametric) is off. On parametric
+ * sizes the full micro-tiles are a filter of their own (insertMatmulBands), within the codegen
+ * quota, but opt then keeps C's micro-tile in memory: with a row length known only at run time,
+ * alias analysis cannot tell the micro-tile's rows apart, so LICM does not hold them in registers
+ * across k (gemm 1000x1100x1200 of test/kernels: 0.33 s against 0.22 s for the generic tiling).
  */
-export function matmulRefused(model: ScopModel): string | undefined {
-  return model.context.dim(DimType.param) > 0 ? 'parametric sizes' : undefined;
+export function matmulRefused(model: ScopModel, parametric: boolean): string | undefined {
+  return model.context.dim(DimType.param) > 0 && !parametric ? 'parametric sizes' : undefined;
 }
 
 /** The BLIS sizes: micro-tile Mr x Nr, blocks Mc x Kc of A and Kc x Nc of B. */
@@ -67,26 +69,31 @@ export interface MatmulInfo {
 
 /** One packed read of a matmul statement: the copy statement the tree adds, and what it copies. */
 export interface PackedOperand {
-  /** The copy statement's tuple name in the schedule tree: Pack_<n>[j, k]. */
+  /** The copy statement's tuple name in the schedule tree: Pack_<n>[row, k]. */
   readonly pack: string;
+  /** B-like (invariant along i: copied per jc, kc block) or A-like (invariant along j: copied per jc, kc, ic block). */
+  readonly operand: 'A' | 'B';
+  /** The statement's dimension laid along the buffer's rows: j for a B-like operand, i for an A-like one. */
+  readonly row: number;
   /** The matmul statement's tuple name. */
   readonly statement: string;
   /** Index of the packed read in the statement's `accesses`. */
   readonly access: number;
   readonly roles: MatmulRoles;
-  /** The statement's j and k ranges (constants: the path takes constant sizes only). */
-  readonly jMin: number;
-  readonly jMax: number;
+  /** The statement's ranges of `row` and k (constants: packing takes constant sizes only). */
+  readonly rowMin: number;
+  readonly rowMax: number;
   readonly kMin: number;
   readonly kMax: number;
 }
 
 /**
  * The reads of `st` worth packing: B-like (invariant along i, moving along j and k) and not
- * stride 1 along j, of an array `st` does not write, loaded in the statement's own block,
- * over constant j and k ranges. `first`: the number to name the first copy statement by.
+ * stride 1 along j, and with `packA` A-like (invariant along j) and not stride 1 along i (the
+ * micro-kernel's Mr rows of A then share a line per k), of an array `st` does not write, loaded
+ * in the statement's own block, over constant ranges. `first`: the number to name the first copy statement by.
  */
-export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, first: number): PackedOperand[] {
+export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, first: number, packA = false): PackedOperand[] {
   // Only st runs below its band, where the copies are: an array st does not write keeps its values from the copy to the reads.
   const written = new Set(st.accesses.filter((a) => a.kind === 'write').map((a) => a.array));
   const domain = st.domain.intersectParams(model.context);
@@ -94,14 +101,18 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
     const v = max ? domain.dimMaxVal(dim) : domain.dimMinVal(dim);
     return v.isInt() ? v.getNumSi() : undefined;
   };
-  const [jMin, jMax, kMin, kMax] = [bound(roles.j, false), bound(roles.j, true), bound(roles.k, false), bound(roles.k, true)];
-  if (jMin === undefined || jMax === undefined || kMin === undefined || kMax === undefined) return [];
+  const [kMin, kMax] = [bound(roles.k, false), bound(roles.k, true)];
+  if (kMin === undefined || kMax === undefined) return [];
   const out: PackedOperand[] = [];
   st.accesses.forEach((a, n) => {
     if (a.kind !== 'read' || a.array.kind !== 'array' || a.scalar !== undefined || written.has(a.array)) return;
     if (a.instruction?.opcode !== 'load' || a.instruction.parent !== st.block) return;
-    if (stride(model, st, a, roles.i) !== 'invariant' || stride(model, st, a, roles.j) === 'unit') return;
-    out.push({ pack: `Pack_${first + out.length}`, statement: st.name, access: n, roles, jMin, jMax, kMin, kMax });
+    const bLike = stride(model, st, a, roles.i) === 'invariant';
+    if (!bLike && !(packA && stride(model, st, a, roles.j) === 'invariant')) return;
+    const row = bLike ? roles.j : roles.i;
+    const [rowMin, rowMax] = [bound(row, false), bound(row, true)];
+    if (rowMin === undefined || rowMax === undefined || stride(model, st, a, row) === 'unit') return;
+    out.push({ pack: `Pack_${first + out.length}`, operand: bLike ? 'B' : 'A', row, statement: st.name, access: n, roles, rowMin, rowMax, kMin, kMax });
   });
   return out;
 }
@@ -211,22 +222,40 @@ export function insertMatmulBands(
   const micro = tiled(model, domain, permuted(blocks.point, [0, 2, 1]), [sizes.nr, sizes.mr, sizes.kc]);
   let node = at.insertPartialSchedule(blocks.tile).bandSetPermutable(1);
   node = split(node, [markOf(mj, 'tile'), markOf(mk, 'tile'), markOf(mi, 'tile')]);
-  // The copy statements before ic's mark: per jc, kc block, the block's elements they read.
-  for (const p of packing) node = packBefore(model, node.parent().parent(), p).child(0).child(0);
-  // jr, ir (and k's single tile) as one band, so that isolating the full micro-tiles there
-  // generates the micro-kernel below knowing it runs Mr x Nr points.
-  node = node.insertPartialSchedule(micro.tile).bandSetPermutable(1);
-  node = node.bandSetAstBuildOptions(fullMicroTiles(model, node, micro.point, sizes));
-  // Not run on threads, though jr's micro-panels of C are independent: with -fopenmp the
-  // micro-kernel in the outlined function ran 2mm and gemm 2.3-2.8x slower on two threads than
-  // on one (a team per kc block; quiet machine), so these loops keep k's sequential tile mark.
-  node = node.insertMark(ctx.id(markOf(mk, 'tile'))).child(0).child(0);
-  // The micro-kernel: k, i (unrolled), j innermost, one band each under its mark.
+  // The copy statements of B-like operands before ic's mark: per jc, kc block, the block's
+  // elements they read; those of A-like operands below ic: per jc, kc, ic block.
+  for (const p of packing.filter((q) => q.operand === 'B')) node = packBefore(model, node.parent().parent(), p).child(0).child(0);
+  for (const p of packing.filter((q) => q.operand === 'A')) node = packBefore(model, node, p);
+  // jr, ir (and k's single tile) as one band over the micro-tiles, the micro-kernel below.
+  const microTiles = (below: ScheduleNode): ScheduleNode => below.insertPartialSchedule(micro.tile).bandSetPermutable(1);
   const point = (m: number): MultiUnionPwAff => MultiUnionPwAff.fromUnionPwAff(micro.point.getAt(m));
-  node = node.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);
-  node = node.insertMark(ctx.id(markOf(mi, 'point'))).child(0).insertPartialSchedule(point(1));
-  node = node.bandMemberSetAstLoopType(0, AstLoopType.unroll).child(0);
-  return node.insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
+  // jr's micro-panels of C are independent: with --parallel, the threads share them out (a team
+  // per kc block when jc and ic run once), each micro-panel's k sum staying on one thread.
+  // The micro-kernel: k, i (unrolled in full micro-tiles), j innermost, one band each under its mark.
+  const microKernel = (band: ScheduleNode, full: boolean): ScheduleNode => {
+    let n = band.insertMark(ctx.id(markOf(mj, 'tile'))).child(0).child(0);
+    n = n.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);
+    n = n.insertMark(ctx.id(markOf(mi, 'point'))).child(0).insertPartialSchedule(point(1));
+    if (full) n = n.bandMemberSetAstLoopType(0, AstLoopType.unroll);
+    return n.child(0).insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
+  };
+  if (model.context.dim(DimType.param) === 0) {
+    // Isolating the full micro-tiles generates the micro-kernel knowing it runs Mr x Nr points.
+    node = microTiles(node);
+    return microKernel(node.bandSetAstBuildOptions(fullMicroTiles(model, node, micro.point, sizes)), true);
+  }
+  // Parametric sizes: isl's AST of the isolated micro-tiles ran over the codegen quota (gemm of
+  // test/kernels: 1.08M operations, its i copies guarded in the partial tiles), so the full
+  // micro-tiles and the others are two filters of a sequence, each with its own bands, and only
+  // the full ones unroll i. Running them one after the other is legal: distinct micro-tiles write
+  // distinct elements of C, and each element's k loop runs in order within its kc block.
+  const full = fullMicroTileInstances(model, permuted(mupa, [mj, mk, mi]), sizes);
+  const partial = model.domains.intersect(domain).subtract(full);
+  node = node.insertSequence(UnionSetList.fromUnionSet(full).add(partial));
+  const depth = node.getTreeDepth();
+  node = microKernel(microTiles(node.child(0).child(0)), true);
+  while (node.getTreeDepth() > depth) node = node.parent();
+  return microKernel(microTiles(node.child(1).child(0)), false);
 }
 
 /**
@@ -237,7 +266,7 @@ export function insertMatmulBands(
 function packBefore(model: ScopModel, at: ScheduleNode, p: PackedOperand): ScheduleNode {
   const st = model.statements.find((s) => s.name === p.statement)!;
   const xs = st.loops.map((_, k) => `x${k}`);
-  const toPack = model.ctx.unionMap(`{ ${st.name}[${xs.join(', ')}] -> ${p.pack}[x${p.roles.j}, x${p.roles.k}] }`);
+  const toPack = model.ctx.unionMap(`{ ${st.name}[${xs.join(', ')}] -> ${p.pack}[x${p.row}, x${p.roles.k}] }`);
   const extension = at.getPrefixScheduleUnionMap().intersectDomain(st.domain.toUnionSet()).reverse().applyRange(toPack).coalesce();
   return at.graftBefore(ScheduleNode.fromExtension(extension));
 }
@@ -257,6 +286,25 @@ function fullMicroTiles(model: ScopModel, band: ScheduleNode, points: MultiUnion
   const at = (condition: string): UnionSet => where.intersectDomain(place.intersectRange(ctx.unionSet(`{ [j, i, k] : ${condition} }`)).domain()).range();
   const full = at('i = 0 and j = 0').intersect(at(`i = ${sizes.mr - 1} and j = ${sizes.nr - 1}`)).coalesce();
   return full.asSet().setTupleName('isolate').toUnionSet();
+}
+
+/**
+ * The instances of the matmul statement in full micro-tiles, for parametric sizes. `jki`: the
+ * band's schedule in the blocks' order [j, k, i]. The blocks and micro-tiles tile j and i from 0
+ * and Nc, Mc are multiples of Nr, Mr, so an instance's micro-tile starts at j0 = Nr floor(j / Nr)
+ * and i0 = Mr floor(i / Mr); it is full when its four corners are among the (j, i) pairs the
+ * statement runs (for a convex set of pairs, all of it: a rectangle, syrk's triangle).
+ */
+function fullMicroTileInstances(model: ScopModel, jki: MultiUnionPwAff, sizes: MatmulSizes): UnionSet {
+  const ctx = model.ctx;
+  const schedule = UnionMap.fromMultiUnionPwAff(jki).intersectDomain(model.domains.intersect(jki.domain()));
+  // [params] -> { [j, i] }: the (j, i) pairs some instance runs
+  const pairs = schedule.range().asSet().projectOut(DimType.set, 1, 1).intersectParams(model.context).coalesce();
+  const { nr, mr } = sizes;
+  const corner = (dj: number, di: number) =>
+    ctx.map(`{ [j, k, i] -> [${nr} * floor(j / ${nr}) + ${dj}, ${mr} * floor(i / ${mr}) + ${di}] }`).intersectRange(pairs).domain();
+  const inFull = [[0, 0], [0, mr - 1], [nr - 1, 0], [nr - 1, mr - 1]].map(([dj, di]) => corner(dj!, di!)).reduce((a, b) => a.intersect(b)).coalesce();
+  return schedule.intersectRange(inFull.toUnionSet()).domain().coalesce();
 }
 
 type Band = Extract<Plan, { kind: 'band' }>;

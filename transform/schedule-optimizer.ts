@@ -29,7 +29,7 @@
 // whose innermost loop carried nothing would get one that may, when isl skewed a band (stencils
 // are time-tiled before isl's scheduler runs: transform/time-tiling.ts), and when the new schedule tiles nothing and walks no fewer rows.
 import { AstLoopType, type AstNodeTree, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
-import { stride } from './interchange';
+import { stepAlong, stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { columnWalkTileSizes } from './column-walk-tiles';
 import { innermostRunning } from './running-loops';
@@ -52,6 +52,10 @@ export interface ScheduleOptions {
   readonly matmul: boolean;
   /** --matmul-pack: the matmul path packs operands read across rows along j (transform/matmul.ts). */
   readonly pack: boolean;
+  /** --matmul-pack-a: with packing, also A-like operands read across rows along i (transform/matmul.ts, packedOperands). */
+  readonly packA: boolean;
+  /** --matmul-parametric: the matmul path also for parametric sizes (transform/matmul.ts, matmulRefused). */
+  readonly matmulParametric: boolean;
 }
 
 /** One tiled band: its members' sizes and why. */
@@ -82,6 +86,8 @@ export interface ScheduleDecision {
   readonly timeTiled?: TimeTiled;
   /** Why time tiling did not apply, when it was tried. */
   readonly timeTileRefused?: string;
+  /** Why isl's scheduler was not run, when a filter said it could not help (transform/schedule-filter.ts). */
+  readonly schedulerSkipped?: string;
 }
 
 export const parallelMark = 'tsopt_parallel';
@@ -137,7 +143,7 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
       if (e instanceof NotScheduled) return kept(e.message, computed.toStr());
       throw e;
     }
-    if (o.matmul && matmulRefused(model) === undefined) plan = distributeMatmul(model, plan, ordered);
+    if (o.matmul && matmulRefused(model, o.matmulParametric) === undefined) plan = distributeMatmul(model, plan, ordered);
     let skewed = false;
     let fused = false;
     const tiled: TiledBand[] = [];
@@ -263,9 +269,7 @@ function memberMoves(model: ScopModel, st: ScopStatementModel, mupa: MultiUnionP
   // coefficient[m][d]: how member m moves when dimension d steps by one: 0, 1, or undefined (other)
   const coefficient: (0 | 1 | undefined)[][] = Array.from({ length: n }, () => []);
   counters.forEach((_, d) => {
-    const next = counters.map((c, k) => (k === d ? `${c} + 1` : c));
-    // { S[i..] -> S[i.., i_d + 1, ..] }
-    const step = ctx.unionMap(`{ ${st.name}[${counters.join(', ')}] -> ${st.name}[${next.join(', ')}] }`);
+    const step = stepAlong(model, st, d).toUnionMap();
     // [params] -> { [b' - b] }: how the band moves from one instance to the next along d
     const moves = band.reverse().applyRange(step).applyRange(band).deltas();
     for (let m = 0; m < n; m++) {
@@ -284,7 +288,7 @@ function memberMoves(model: ScopModel, st: ScopStatementModel, mupa: MultiUnionP
 }
 
 /** Accesses of `st` that move by more than one element (or by a varying amount) per step along `along`. */
-function acrossRows(model: ScopModel, st: ScopStatementModel, along: Along): number {
+export function acrossRows(model: ScopModel, st: ScopStatementModel, along: Along): number {
   if (along === 'none') return 0;
   const accesses = st.accesses.filter((a) => a.array.kind === 'array');
   if (along === 'mixed') return accesses.length;
@@ -414,7 +418,7 @@ function reused(model: ScopModel, statements: readonly ScopStatementModel[], mup
 }
 
 /** The access moves along two loops of its statement or more: a matrix, also when -O3 flattened it (`A[1200 i + j]` with constant sizes). */
-function walksMatrix(model: ScopModel, st: ScopStatementModel, acc: ScopStatementModel['accesses'][number]): boolean {
+export function walksMatrix(model: ScopModel, st: ScopStatementModel, acc: ScopStatementModel['accesses'][number]): boolean {
   return acc.array.shape.length >= 2 || st.loops.filter((_, d) => !['invariant', 'none'].includes(stride(model, st, acc, d))).length >= 2;
 }
 
@@ -478,7 +482,7 @@ function jammed(model: ScopModel, statements: readonly ScopStatementModel[], mup
 
 /** The matmul path for a permutable band: its one statement is a matrix multiplication (transform/matmul.ts) and the band's three members run its three loops. */
 function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions, packs: number): { info: MatmulInfo; along: number[] } | undefined {
-  if (mupa.size() !== 3 || matmulRefused(model) !== undefined) return undefined;
+  if (mupa.size() !== 3 || matmulRefused(model, o.matmulParametric) !== undefined) return undefined;
   const statements = model.statements.filter((s) => !mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
   if (statements.length !== 1) return undefined;
   const st = statements[0]!;
@@ -487,7 +491,7 @@ function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions,
   const roles = matmulRoles(model, st);
   if (!roles) return undefined;
   const elementBytes = Math.max(1, ...st.accesses.filter((a) => a.array.kind === 'array').map((a) => a.array.elementBytes));
-  const packing = o.pack ? packedOperands(model, st, roles, packs) : [];
+  const packing = o.pack ? packedOperands(model, st, roles, packs, o.packA) : [];
   const packed = packing.map((p) => st.accesses[p.access]!.array.name);
   return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes), packed, packing }, along };
 }

@@ -394,7 +394,9 @@ export class Ctx {
     const code = m._isl_ctx_last_error(this.ptr);
     const message = this.readString(m._isl_ctx_last_error_msg(this.ptr)) ?? 'unknown isl error';
     m._isl_ctx_reset_error(this.ptr);
-    if (code === IslErrorCode.quota) throw new IslQuotaError(`${fn}: ${message}`, fn, code);
+    // isl's text reader reports any failure inside it as a syntax error, a spent quota too.
+    const spent = this.maxOperations > 0 && this.operations >= this.maxOperations;
+    if (code === IslErrorCode.quota || spent) throw new IslQuotaError(`${fn}: ${code === IslErrorCode.quota ? message : `maximal number of operations exceeded (isl: ${message})`}`, fn, IslErrorCode.quota);
     throw new IslError(`${fn}: ${message}`, fn, code);
   }
 }

@@ -130,17 +130,19 @@ test('the table marks and lists only the variants slower beyond noise, with thei
   expect(csv).toContain('kernels,geomean,tscc,ok,,1.0000,,,,,,,,,,,,');
 });
 
-test('with --profile, the table gives tscc-prof over tscc from the same rounds (what the profile adds)', () => {
-  const r = run(6, {});
-  r.variants.push({ name: 'tscc-prof', command: 'tscc -O3 -ftsopt-profile-use=...' });
-  r.suites[0].programs[0].variants['tscc-prof'] = { status: 'ok', times: [], median: 1.03, speedup: 1.9417 };
+test('with --profile, the table gives tscc-prof and tscc-profgen over tscc from the same rounds (what the profile adds, what the instrumentation costs)', () => {
+  const r = run(3, { times: [2.0, 2.1, 2.06], processTimes: [2.5, 2.6, 2.55] });
+  r.variants.push({ name: 'tscc-profgen', command: 'tscc -O3 -ftsopt-profile-generate=...' }, { name: 'tscc-prof', command: 'tscc -O3 -ftsopt-profile-use=...' });
+  r.suites[0].programs[0].variants['tscc-profgen'] = { status: 'ok', times: [2.2, 2.1, 2.3], median: 2.2, speedup: 0.909 };
+  r.suites[0].programs[0].variants['tscc-prof'] = { status: 'ok', times: [1.0, 1.05, 1.03], processTimes: [1.5, 1.3, 1.4], median: 1.03, speedup: 1.9417 };
   const table = toTable(r);
-  expect(table).toMatch(/^program\s+clang\s+tscc\s+tscc-prof\s+tscc\/polly\s+tscc-prof\/tscc\s+check \(share\)$/m);
-  // trmm: tscc 2.06 s, tscc-prof 1.03 s: 2.00x; mvt has no tscc-prof result.
-  expect(table).toMatch(/^trmm\s+2\.00s\s+0\.97x <\s+1\.94x\s+-\s+2\.00x\s+-$/m);
-  expect(table).toMatch(/^mvt\s+1\.00s\s+0\.99x\s+-\s+-\s+-\s+-$/m);
-  // Without tscc-prof there is no such column.
-  expect(toTable(run(6, {}))).not.toContain('tscc-prof/tscc');
+  expect(table).toMatch(/^program\s+clang\s+tscc\s+tscc-profgen\s+tscc-prof\s+tscc\/polly\s+tscc-prof\/tscc\s+tscc-profgen\/tscc\s+check \(share\)$/m);
+  // trmm, per round: tscc over tscc-prof 2.0 each (process CPU 1.67, 2.0, 1.82), over tscc-profgen 0.91, 1.0, 0.90 (no CPU times).
+  expect(table).toMatch(/^trmm\s+2\.00s\s+0\.97x <\s+0\.91x\s+1\.94x\s+-\s+2\.00x \[2\.000-2\.000\] cpu 1\.82x\s+0\.91x \[0\.896-1\.000\]\s+-$/m);
+  // mvt has no results of either.
+  expect(table).toMatch(/^mvt\s+1\.00s\s+0\.99x\s+-\s+-\s+-\s+-\s+-\s+-$/m);
+  // Without the profile variants there are no such columns.
+  expect(toTable(run(6, {}))).not.toMatch(/tscc-prof(gen)?\/tscc/);
 });
 
 test('without a slower verdict the line says none, and says when the run had too few rounds to tell', () => {

@@ -14,7 +14,7 @@ const work = tempDir('tsopt-cxx-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 interface ReportScop { location: string; statements: number; runtimeCheck: string; errorBlocks?: string[]; versioned?: boolean }
-interface Report { functions: { name: string; scops: ReportScop[] }[] }
+interface Report { functions: { name: string; scops: ReportScop[] }[]; pipeline: { stats: Record<string, number> } }
 
 interface Built { exe: string; reference: string; report: Report }
 
@@ -93,3 +93,37 @@ test('std::sqrt of values that can be negative: a statement like any other, errn
   expect(runBoth(b, ['1000', '0.5'], fn)[0]).toMatch(/ fast=1 slow=0 /);
   expect(run(b.reference, ['1000', '0.5']).stdout.toString()).toMatch(/^errno=Numerical argument out of domain nans=[1-9]/);
 }, 120_000);
+
+test('a checked accessor -O3 leaves out of line (it prints and throws, as uBLAS\'s checked builds): inlined before detection, its loops are SCoPs with the throws assumed away', () => {
+  const source = path.join(fixtures, 'checked-printing-accessor.cpp');
+  const bitcode = compileToIr(source, ['-O3', '-fno-vectorize', '-fno-slp-vectorize']);
+  // clang -O3 calls the accessor in the loops (the premise of the test) ...
+  expect(runOk('llvm-dis-14', ['-o', '-'], bitcode).toString()).toMatch(/call .*@_ZN5ArrayixEm\(/);
+  // ... and without the inlining the calls keep the loops out of every SCoP.
+  const detection = (flags: string[]) => runOk('sh', ['-c', `node ${path.join(repoRoot, 'bin', 'tsopt.js')} '--passes=print<scop-detection>' ${flags.join(' ')} --no-post -o /dev/null 2>&1`], bitcode).toString();
+  expect(detection(['--inline-checked-accessors=false'])).toMatch(/reject function-call at _Z5scaleR5ArrayS0_dm:%[0-9]+: call to @_ZN5ArrayixEm/);
+  const fns = ['_Z5scaleR5ArrayS0_dm', '_Z6smoothR5ArrayS0_m'];
+  const b = build('checked-printing-accessor');
+  // The report's statistics count the accessors inlined (Array::operator[]).
+  expect(b.report.pipeline.stats['inline-checked-accessors.inlined']).toBe(1);
+  for (const fn of fns) {
+    const scop = kernelScop(b, fn);
+    expect(scop.versioned).toBe(true);
+    // Each inlined check throws from an error block of its own (scale: y[i] and x[i]; smooth: four).
+    expect(scop.errorBlocks!.length).toBeGreaterThanOrEqual(2);
+    for (const e of scop.errorBlocks!) expect(e).toMatch(/\(throw\) from %/);
+  }
+  // Good indices (and a size past n): every call takes the fast path.
+  for (const args of [['1000'], ['1000', '1001']]) {
+    for (const fn of fns) expect(runBoth(b, args, fn)[0]).toMatch(/ fast=3 slow=0 error-block-failed=0 /);
+  }
+  // n past the arrays' size: the check's error-block part fails, and the original code prints the
+  // accessor's message and throws bad_index at the same element as clang -O3's build.
+  const reference = run(b.reference, ['1000', '900']);
+  expect(reference.stdout.toString()).toContain('caught: bad index');
+  expect(reference.stderr.toString()).toContain('Check failed in file');
+  expect(runBoth(b, ['1000', '900'], fns[0]!)[0]).toMatch(/ fast=0 slow=1 error-block-failed=1 /);
+  // A size past 2^63 (negative read as signed): the unsigned check `i < size` cannot be read as a
+  // signed one, so the original code runs (and throws nowhere, as in clang's build).
+  expect(runBoth(b, ['5', '18446744073709551615'], fns[0]!)[0]).toMatch(/ fast=0 slow=3 error-block-failed=3 /);
+}, 180_000);

@@ -15,7 +15,8 @@ import { inParallel, runAsync, tsopt, tsoptAsync } from '../cli/tsopt-binary';
 const fixtures = path.join(repoRoot, 'test', 'profile', 'fixtures');
 const work = tempDir('tsopt-profile-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-jest.setTimeout(600_000);
+// Generous: the builds run three at a time and take minutes on a loaded machine (no test times anything).
+jest.setTimeout(2_400_000);
 
 const CFLAGS = ['-O3', '-fno-vectorize', '-fno-slp-vectorize'];
 
@@ -28,6 +29,8 @@ interface Kernel {
   readonly others: readonly (readonly string[])[];
   /** SCoP detection rejects the kernel's region without the profile (a parameter is its only obstacle). */
   readonly rejected?: true;
+  /** A SCoP whose delinearization's run-time check fails for the profiled values: without the profile the original code runs. */
+  readonly delinearizationFails?: true;
 }
 
 const kernels: readonly Kernel[] = [
@@ -38,6 +41,7 @@ const kernels: readonly Kernel[] = [
   { name: 'upsample', fn: 'upsample', profiled: ['600', '4', '3'], others: [['600', '3', '2'], ['97', '4', '1']], rejected: true },
   { name: 'periodic', fn: 'periodic', profiled: ['600', '8', '3'], others: [['600', '5', '2'], ['97', '8', '1']], rejected: true },
   { name: 'triangle', fn: 'triangle', profiled: ['40', '2', '3'], others: [['40', '3', '2'], ['17', '2', '1']], rejected: true },
+  { name: 'lag3d', fn: 'lag3d', profiled: ['12', '10', '9', '9', '2'], others: [['12', '10', '9', '1', '2'], ['7', '11', '13', '13', '1']], delinearizationFails: true },
 ];
 
 interface Built {
@@ -96,9 +100,9 @@ interface Prepared {
   /** Built with the profile (and --rtc-stats, whose counts go to stderr), its --report parsed. */
   readonly used: Built;
   readonly report: string;
-  /** Built without the profile, its --report parsed. */
+  /** Built without the profile (with --rtc-stats), its --report parsed. */
   readonly plain: Built;
-  readonly plainReport: { functions: { name: string; scops: { location: string }[]; rejected: { location: string; cause: string }[] }[] };
+  readonly plainReport: { functions: { name: string; scops: { location: string; delinearization?: string }[]; rejected: { location: string; cause: string }[] }[] };
 }
 
 const prepared = new Map<string, Prepared>();
@@ -117,7 +121,7 @@ async function prepare(k: Kernel): Promise<Prepared> {
   const plainReportFile = path.join(work, `${k.name}.plain.report.json`);
   const [generated, plain] = await Promise.all([
     buildAsync(`${k.name}.gen`, bitcode, ['--profile-generate']),
-    buildAsync(`${k.name}.plain`, bitcode, [`--report=${plainReportFile}`]),
+    buildAsync(`${k.name}.plain`, bitcode, [`--report=${plainReportFile}`, '--rtc-stats']),
   ]);
   // The instrumented program appends its tables to the profile.
   const generatedOutput = runWith(generated.exe, k.profiled, profile);
@@ -185,18 +189,49 @@ describe.each(kernels)('$name', (k) => {
       expect(r.stderr).toMatch(new RegExp(`tsopt-rtc: ${k.fn} ${k.fn}:%\\S*spec0\\S* scop\\d+: fast=${reps} slow=0`));
     });
   }
+
+  if (k.delinearizationFails) {
+    test('without the profile the delinearization\'s check fails on every input and the original code runs; with it the copy is affine and its fast path runs', () => {
+      const { used, plain, plainReport, profile } = preparedFor(k);
+      const line = fs.readFileSync(profile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.function === k.fn);
+      // A SCoP without the profile, versioned under a delinearization condition that is not always true.
+      const scop = plainReport.functions.find((f) => f.name === k.fn)!.scops.find((s) => s.location === line.location)!;
+      expect(scop.delinearization).toBeDefined();
+      expect(scop.delinearization).not.toBe('1');
+      const general = (stderr: string) => stderr.split('\n').find((l) => l.startsWith(`tsopt-rtc: ${k.fn} ${line.location} scop`));
+      for (const args of [k.profiled, ...k.others]) {
+        const reps = Number(args.at(-1));
+        const withoutProfile = runFull(plain.exe, args).stderr;
+        expect(general(withoutProfile)).toMatch(new RegExp(` fast=0 slow=${reps} delinearization-failed=${reps}$`));
+      }
+      // With the profile: the profiled input runs the copy's fast path, whose check has no delinearization part.
+      const reps = Number(k.profiled.at(-1));
+      const r = runFull(used.exe, k.profiled);
+      const copy = r.stderr.split('\n').find((l) => new RegExp(`^tsopt-rtc: ${k.fn} ${k.fn}:%\\S*spec0\\S* scop\\d+: `).test(l));
+      expect(copy).toMatch(new RegExp(` fast=${reps} slow=0$`));
+      expect(general(r.stderr)).toMatch(/ fast=0 slow=0 delinearization-failed=0$/);
+      // Another input falls back to the general code, whose check fails again.
+      const other = k.others[0]!;
+      expect(general(runFull(used.exe, other).stderr)).toMatch(new RegExp(` fast=0 slow=${other.at(-1)} delinearization-failed=${other.at(-1)}$`));
+    });
+  }
 });
 
 describe('profiles that cannot be used: one warning, no specialization, the right output', () => {
   const k = kernels[0]!;
-  const cases: readonly [string, (profile: string) => string][] = [
-    ['missing', () => path.join(work, 'no-such-profile.json')],
-    ['corrupt', (p) => write('corrupt', fs.readFileSync(p, 'utf8').replace(/"entries":\d+/, '"entries":"x"'))],
-    ['truncated', (p) => write('truncated', fs.readFileSync(p, 'utf8').slice(0, -40))],
-    ['empty', () => write('empty', '')],
-    ['not ours', () => write('not-ours', '{"hello": 1}\n')],
-    ['stale (the function changed)', (p) => write('stale', fs.readFileSync(p, 'utf8').replace(/"fingerprint":"[0-9a-f]+"/g, '"fingerprint":"0000000000000000"'))],
-    ['mismatched (another program\'s)', () => preparedFor(kernels[1]!).profile],
+  // Each case: how the bad profile is made from a good one, and the warning's reason.
+  const cases: readonly [string, (profile: string) => string, RegExp][] = [
+    ['missing', () => path.join(work, 'no-such-profile.json'), /not used \(no such file\)/],
+    ['corrupt', (p) => write('corrupt', fs.readFileSync(p, 'utf8').replace(/"entries":\d+/, '"entries":"x"')), /not used \(line 1: a record lacks its counts\)/],
+    ['corrupt counts (they do not add up)', (p) => write('counts', fs.readFileSync(p, 'utf8').replace(/"entries":(\d+)/, (_, n) => `"entries":${Number(n) + 1}`)), /not used \(line 1: a record's counts do not add up\)/],
+    ['corrupt slot (a value is not an integer)', (p) => write('slot', fs.readFileSync(p, 'utf8').replace(/"top":\[\[(\d+),\["\d+"/, '"top":[[$1,["4x"')), /not used \(line 1: a record has a malformed slot\)/],
+    ['truncated', (p) => write('truncated', fs.readFileSync(p, 'utf8').slice(0, -40)), /not used \(line \d+: a line is not JSON \(truncated\?\)\)/],
+    ['empty', () => write('empty', ''), /not used \(it is empty\)/],
+    ['not ours', () => write('not-ours', '{"hello": 1}\n'), /not used \(line 1: a line is not a tsopt profile record of format \d+\)/],
+    ['stale (the function changed)', (p) => write('stale', fs.readFileSync(p, 'utf8').replace(/"fingerprint":"[0-9a-f]+"/g, '"fingerprint":"0000000000000000"')), /is stale for .*scale_strided/],
+    // Another program's profile: its `main` reads as this program's `main` changed since.
+    ['mismatched (another program\'s)', () => preparedFor(kernels[1]!).profile, /is stale for main \(the function changed since it was taken\)/],
+    ['mismatched (functions this module lacks)', (p) => write('elsewhere', fs.readFileSync(p, 'utf8').replace(/"function":"(\w+)"/g, '"function":"elsewhere_$1"')), /matches no region of this module/],
   ];
   function write(name: string, text: string): string {
     const f = path.join(work, `${name}.profile.json`);
@@ -210,12 +245,13 @@ describe('profiles that cannot be used: one warning, no specialization, the righ
     const done = await inParallel(cases, 3, ([what, make]) => buildAsync(`${k.name}.bad.${cases.findIndex((c) => c[0] === what)}`, bitcode, [`--profile-use=${make(profile)}`]));
     cases.forEach(([what], i) => builds.set(what, done[i]!));
   });
-  test.each(cases)('%s', (what) => {
+  test.each(cases)('%s', (what, _make, why) => {
     const { reference } = preparedFor(k);
     const used = builds.get(what)!;
     const warnings = used.stderr.trim().split('\n');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/profile .* (not used|stale|matches no region)/);
+    expect(warnings[0]).toMatch(/^tsopt: warning: profile .* (not used|stale|matches no region)/);
+    expect(warnings[0]).toMatch(why);
     expect(used.stats.get('profile-use.specialized-regions')).toBeUndefined();
     expect(runWith(used.exe, k.profiled)).toBe(runWith(reference, k.profiled));
   });

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loopAlignFlags } from '../../cli/tscc-loop-align';
 import { parseCommand } from '../../cli/tscc-args';
-import { buildKernel, findKernel, runKernel } from '../support/kernels';
+import { findKernel } from '../support/kernels';
+import { tsccAndClangOutputs } from './support';
 import { kernelsDir, repoRoot, runOk, tempDir } from '../support/tools';
 
 const tscc = path.join(repoRoot, 'bin', 'tscc.js');
@@ -75,8 +76,6 @@ test("tscc's assembly of tsvc-guard aligns each kernel's innermost loops to 64 b
 }, 300_000);
 
 test("tscc's build of tsvc-guard prints what clang -O3's build prints", () => {
-  const exe = path.join(work, 'guard');
-  runOk(process.execPath, [tscc, '-O3', '-march=native', `-I${kernelsDir}`, kernel.path, '-o', exe, ...kernel.libs]);
-  const reference = buildKernel(kernel.name, { flags: ['-O3', '-march=native'] });
-  for (const args of [kernel.args, kernel.altArgs]) expect(runKernel(exe, args)).toBe(runKernel(reference, args));
+  const { tscc: ours, clang } = tsccAndClangOutputs(kernel, work);
+  expect(ours).toEqual(clang);
 }, 300_000);

@@ -1,6 +1,6 @@
-// The tsopt compile server (TSCC_SERVER=1; cli/tsopt-server.ts, cli/tsopt-client.ts): objects
+// The tsopt compile server (tscc's default; cli/tsopt-server.ts, cli/tsopt-client.ts): objects
 // built through it are byte for byte those tscc builds without it, for one build, for two
-// `make -j2` builds at once, after the server was killed (SIGKILL) in between, with a stale socket
+// `make -j2` builds at once, a `make -j8` build with TSCC_SERVER unset, after the server was killed (SIGKILL) in between, with a stale socket
 // and pid file left by a dead server, and when something that is not our server answers on the
 // socket. Each test has its own server directory (TSCC_SERVER_DIR) and stops its server.
 import { spawn, spawnSync } from 'node:child_process';
@@ -74,9 +74,9 @@ function stop(serverDir: string): void {
   }
 }
 
-async function build(name: string, serverDir: string): Promise<Map<string, Buffer>> {
+async function build(name: string, serverDir: string, jobs = 2, env = serverEnv(serverDir)): Promise<Map<string, Buffer>> {
   const dir = project(name);
-  const r = await runAsync('make', ['-j2', 'CC=tscc'], dir, serverEnv(serverDir));
+  const r = await runAsync('make', [`-j${jobs}`, 'CC=tscc'], dir, env);
   expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
   return objects(dir);
 }
@@ -141,4 +141,26 @@ test('something else answering on the socket: tscc runs tsopt itself', async () 
   const exe = path.join(work, 'atax');
   runOk('clang-14', [path.join(work, 'impostor', 'atax.o'), '-o', exe]);
   expect(runOk(exe, []).length).toBeGreaterThan(0);
+}, 900_000);
+
+test('by default (TSCC_SERVER unset) tscc uses a server, and make -j8 gives the same objects', async () => {
+  const serverDir = path.join(work, 'srv-default');
+  const env = serverEnv(serverDir);
+  delete env.TSCC_SERVER;
+  try {
+    expect(await build('default-first', serverDir, 8, env)).toEqual(expected);
+    await waitFor(path.join(serverDir, 'server.sock'));
+    expect(await build('default-served', serverDir, 8, env)).toEqual(expected);
+    // The server ran tsopt for some of them (it writes its CPU after each request).
+    expect(fs.existsSync(path.join(serverDir, 'server.cpu'))).toBe(true);
+  } finally {
+    stop(serverDir);
+  }
+}, 900_000);
+
+test('TSCC_SERVER=0: no server is started, each tsopt run is a process of its own', async () => {
+  const serverDir = path.join(work, 'srv-off');
+  expect(await build('off', serverDir, 2, { ...serverEnv(serverDir), TSCC_SERVER: '0' })).toEqual(expected);
+  expect(fs.existsSync(path.join(serverDir, 'server.pid'))).toBe(false);
+  expect(fs.existsSync(path.join(serverDir, 'server.sock'))).toBe(false);
 }, 900_000);

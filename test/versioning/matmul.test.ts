@@ -3,7 +3,10 @@
 // variant with both operands transposed get the micro-kernel and print what clang -O3's builds
 // print, also at sizes that are not multiples of the micro-tile (8 x 24) or of Kc (128); that
 // 2mm's product over DeLICM's model keeps its C tile in registers; and that a small gemm whose
-// j loop -O3 unrolls fully is versioned within the check's quota.
+// j loop -O3 unrolls fully is versioned within the check's quota; that packing's buffer is
+// malloc'd per run of the fast path, so two threads running syrk at once print what clang -O3's
+// build prints; that --matmul-pack-a packs gemm's A; and that --matmul-parametric gives
+// test/kernels' parametric gemm the path within the codegen quota.
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -march=skylake-avx512 (tscc's unrolling flags) -emit-llvm
 //     | tsopt --verify-each --l1-cache-size=32768 --l2-cache-size=1048576 | llc-14 -O3
 import * as fs from 'node:fs';
@@ -182,8 +185,8 @@ describe('end to end', () => {
   test.each([
     [[50, 53, 300], false],
     [[41, 50, 131], true],
-  ])('gemm %p (transposed: %p) with --matmul-pack: the micro-kernel, B[j][k] packed (B[k][j] read in place), bit for bit clang -O3\'s output', async (sizes, transposed) => {
-    const { exe, reference, schedules } = await gemmAt(sizes, transposed, ['--matmul-pack']);
+  ])('gemm %p (transposed: %p): the micro-kernel, B[j][k] packed (B[k][j] read in place), bit for bit clang -O3\'s output', async (sizes, transposed) => {
+    const { exe, reference, schedules } = await gemmAt(sizes, transposed);
     expect(schedules).toHaveLength(1);
     expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: transposed ? [expect.any(String)] : [] }] });
     expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
@@ -224,13 +227,8 @@ describe('end to end', () => {
   }, 240_000);
 });
 
-/**
- * syrk at compile-time sizes N x M (C[i][j] += alpha * A[i][k] * A[j][k] for j <= i): its
- * B operand A[j][k] walks a column along the vectorized j. Prints C's checksum and two elements.
- */
-const SYRK = `#include <stdio.h>
-static double C[N][N], A[N][M];
-__attribute__((noinline)) void kernel_syrk(double alpha, double beta, double C[N][N], double A[N][M]) {
+/** syrk's kernel at compile-time sizes N x M. */
+const SYRK_KERNEL = `__attribute__((noinline)) void kernel_syrk(double alpha, double beta, double C[N][N], double A[N][M]) {
   for (int i = 0; i < N; i++) {
     for (int j = 0; j <= i; j++) C[i][j] *= beta;
     for (int k = 0; k < M; k++)
@@ -238,7 +236,15 @@ __attribute__((noinline)) void kernel_syrk(double alpha, double beta, double C[N
         C[i][j] += alpha * A[i][k] * A[j][k];
   }
 }
-int main(void) {
+`;
+
+/**
+ * syrk at compile-time sizes N x M (C[i][j] += alpha * A[i][k] * A[j][k] for j <= i): its
+ * B operand A[j][k] walks a column along the vectorized j. Prints C's checksum and two elements.
+ */
+const SYRK = `#include <stdio.h>
+static double C[N][N], A[N][M];
+${SYRK_KERNEL}int main(void) {
   for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) C[i][j] = (double)((i * j + 2) % N) / N;
   for (int i = 0; i < N; i++) for (int k = 0; k < M; k++) A[i][k] = (double)((i * k + 1) % N) / N - 0.375;
   kernel_syrk(1.5, 1.2, C, A);
@@ -249,9 +255,58 @@ int main(void) {
 }
 `;
 
+/**
+ * SYRK's kernel run by two threads at once, each on arrays of its own filled differently, a
+ * few times over: a buffer shared by the two runs of the fast path would mix their blocks.
+ * Prints each thread's checksum.
+ */
+const SYRK_THREADS = `#include <pthread.h>
+#include <stdio.h>
+${SYRK_KERNEL}static double C[2][N][N], A[2][N][M], sums[2];
+static void *run(void *arg) {
+  int t = *(int *)arg;
+  for (int i = 0; i < N; i++) for (int k = 0; k < M; k++) A[t][i][k] = (double)((i * k + 1 + 7 * t) % N) / N - 0.375 * (t + 1);
+  double sum = 0;
+  for (int r = 0; r < 20; r++) {
+    for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) C[t][i][j] = (double)((i * j + 2 + r) % N) / N;
+    kernel_syrk(1.5, 1.2, C[t], A[t]);
+    for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) sum = sum * 1.0000001 + C[t][i][j];
+  }
+  sums[t] = sum;
+  return 0;
+}
+int main(void) {
+  pthread_t threads[2];
+  int ids[2] = {0, 1};
+  for (int t = 0; t < 2; t++) pthread_create(&threads[t], 0, run, &ids[t]);
+  for (int t = 0; t < 2; t++) pthread_join(threads[t], 0);
+  printf("%.17g %.17g\\n", sums[0], sums[1]);
+  return 0;
+}
+`;
+
+describe('parametric sizes', () => {
+  // The full micro-tiles a filter of their own: the AST within the codegen quota (the isolated
+  // micro-tiles took 1.08M operations); partial micro-tiles along i, j and k at 37 x 53 x 131.
+  test('gemm of test/kernels with --matmul-parametric: the matmul path within the codegen quota, bit for bit clang -O3\'s output at sizes not multiples of the tiles', async () => {
+    const source = path.join(kernelsDir, 'gemm.c');
+    const { out, schedules, scops } = await optimize(compileToIr(source, [...IR_FLAGS, `-I${kernelsDir}`]), 'kernel_gemm', ['--matmul-parametric']);
+    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], blocks: { mc: 1024, kc: 128, nc: 2040 }, packed: [] }] });
+    expect(scops[0]!.islOperationsBySteps['check and AST']).toBeLessThan(1_000_000);
+    // The full micro-tiles' kernel: 8 rows x 24 columns of fmuladds on vectors of 4 in one block.
+    expect(fmaBlocks(disassemble(out), 'kernel_gemm', 48).length).toBeGreaterThanOrEqual(1);
+    const exe = link(out, 'gemm-parametric');
+    const reference = path.join(work, 'gemm-parametric-clang');
+    runOk('clang-14', ['-O3', '-march=skylake-avx512', `-I${kernelsDir}`, source, '-o', reference, '-lm']);
+    for (const args of [['37', '53', '131'], ['20', '25', '30'], ['250', '211', '300']]) {
+      expect(runOk(exe, args).toString()).toBe(runOk(reference, args).toString());
+    }
+  }, 240_000);
+});
+
 describe('packing', () => {
   // A triangle of partial micro-tiles and two Kc blocks of k, the last partial.
-  test('syrk 61 x 150 with --matmul-pack: A[j][k] copied into a [k][j] buffer per block, the micro-kernel reads it, bit for bit clang -O3\'s output; --matmul-pack=false reads A in place', async () => {
+  test('syrk 61 x 150: A[j][k] copied into a [k][j] buffer malloc\'d per run and freed, the micro-kernel reads it, bit for bit clang -O3\'s output; --matmul-pack=false reads A in place', async () => {
     const source = path.join(work, 'syrk.c');
     fs.writeFileSync(source, SYRK);
     const defines = ['-DN=61', '-DM=150'];
@@ -259,17 +314,46 @@ describe('packing', () => {
     const reference = path.join(work, 'syrk-clang');
     runOk('clang-14', ['-O3', '-march=skylake-avx512', ...defines, source, '-o', reference]);
     const expected = runOk(reference, []).toString();
-    const packed = await optimize(bitcode, 'kernel_syrk', ['--matmul-pack']);
+    const packed = await optimize(bitcode, 'kernel_syrk');
     expect(packed.schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], packed: [expect.any(String)] }] });
     const ir = disassemble(packed.out);
-    // The buffer, 61 x 150 doubles, stored to by the copy and loaded from by the micro-kernel.
-    expect(ir).toMatch(/@tsopt\.scop\d+\.pack\.Pack_0 = internal global \[9150 x double\] zeroinitializer, align 64/);
-    const uses = ir.split('\n').filter((l) => l.includes('.pack.Pack_0') && !l.includes('internal global'));
-    expect(uses.length).toBeGreaterThanOrEqual(2);
+    const kernel = ir.slice(ir.indexOf('@kernel_syrk('), ir.indexOf('\n}\n', ir.indexOf('@kernel_syrk(')));
+    // No buffer in static storage: one malloc in the block between the check and the fast path
+    // (150 rows of k, 61 doubles of j padded to 64, plus a line to align), its null running the original code, and one free.
+    expect(ir).not.toMatch(/\.pack.* = internal global/);
+    expect(kernel).toMatch(/^tsopt\.scop\d+\.pack:[^]*@malloc\(i64 76863\)/m);
+    expect(kernel).toMatch(/icmp (ne|eq) i8\* %tsopt\.pack\.raw, null/);
+    expect(kernel.match(/call void @free\(i8\* %tsopt\.pack\.raw\)/g)).toHaveLength(1);
+    // The function calls free: its attributes no longer say nofree.
+    expect(ir).not.toMatch(/; Function Attrs: [^\n]*\bnofree\b[^\n]*\ndefine [^\n]*@kernel_syrk\(/);
     expect(runOk(link(packed.out, 'syrk-packed'), []).toString()).toBe(expected);
     const inPlace = await optimize(bitcode, 'kernel_syrk', ['--matmul-pack=false']);
     expect(inPlace.schedules[0]).toMatchObject({ taken: true, matmul: [{ packed: [] }] });
-    expect(disassemble(inPlace.out)).not.toContain('.pack.');
+    expect(disassemble(inPlace.out)).not.toContain('@malloc');
     expect(runOk(link(inPlace.out, 'syrk-in-place'), []).toString()).toBe(expected);
+  }, 240_000);
+
+  // A's Mc x Kc block copied below ic into a [k][i] buffer; partial micro-tiles and a partial Kc block.
+  test('gemm 50 x 53 x 300 with --matmul-pack-a: A[i][k] packed (B[k][j], stride 1, read in place), bit for bit clang -O3\'s output', async () => {
+    const { exe, reference, schedules } = await gemmAt([50, 53, 300], false, ['--matmul-pack-a']);
+    expect(schedules[0]).toMatchObject({ taken: true, matmul: [{ microTile: [8, 24], packed: [expect.any(String)] }] });
+    expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
+    const plain = await gemmAt([50, 53, 300], false);
+    expect(plain.schedules[0]).toMatchObject({ matmul: [{ packed: [] }] });
+  }, 240_000);
+
+  test('syrk run by two threads at once, 20 times each: each run packs into its own buffer, bit for bit clang -O3\'s output', async () => {
+    const source = path.join(work, 'syrk-threads.c');
+    fs.writeFileSync(source, SYRK_THREADS);
+    const defines = ['-DN=61', '-DM=150'];
+    const packed = await optimize(compileToIr(source, [...IR_FLAGS, ...defines]), 'kernel_syrk');
+    expect(packed.schedules[0]).toMatchObject({ taken: true, matmul: [{ packed: [expect.any(String)] }] });
+    const obj = path.join(work, 'syrk-threads.o');
+    runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', obj], packed.out);
+    const exe = path.join(work, 'syrk-threads');
+    runOk('clang-14', [obj, '-o', exe, '-lm', '-pthread']);
+    const reference = path.join(work, 'syrk-threads-clang');
+    runOk('clang-14', ['-O3', '-march=skylake-avx512', ...defines, source, '-o', reference, '-pthread']);
+    expect(runOk(exe, []).toString()).toBe(runOk(reference, []).toString());
   }, 240_000);
 });

@@ -3,10 +3,11 @@
 // the loop marks (transform/schedule-optimizer.ts: tile loops may, point loops never). What the
 // test pins:
 //   tscc -O3 -fopenmp omp-tiles.c   (TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats
-//                                    --time-tile-sizes=4,8,16 --time-tile-wavefront, fixed caches)
+//                                    --time-tile-sizes=4,8,16, fixed caches; wavefronts by default)
 // prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads; the matrix product
 // of constant sizes takes the matmul path and forks at its jr loops (the micro-panels of C), not
-// inside the micro-kernel; its two calls from the program's own parallel region fork nothing;
+// inside the micro-kernel, whose outlined copy is compiled for the caller's target; its two
+// calls from the program's own parallel region fork nothing;
 // the Jacobi stencil is time-tiled, its tiles in wavefronts, and forks once per wavefront.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -17,7 +18,8 @@ import { runOk, tempDir } from '../support/tools';
 const work = tempDir('tsopt-parallel-tiles-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 const source = path.join(__dirname, 'fixtures', 'omp-tiles.c');
-const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16 --time-tile-wavefront';
+// No --time-tile-wavefront: with --parallel, time tiles run in wavefronts by default.
+const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4,8,16';
 
 interface Scop { location: string; ompParallelLoops?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
 type Report = { functions: { name: string; scops: Scop[] }[] };
@@ -41,7 +43,7 @@ function run(exe: string, threads: number, args: readonly string[] = []): { out:
   return { out: r.stdout, forks };
 }
 
-test('the matmul path forks only at the scaling loop (its micro-kernel stays on one thread), time tiles once per wavefront, output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads; calls inside the program\'s parallel region fork nothing', () => {
+test('the matmul path forks at its jr loops, time tiles once per wavefront, output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads; calls inside the program\'s parallel region fork nothing', () => {
   const exe = path.join(work, 'tiles');
   const report = path.join(work, 'tiles.json');
   tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats ${SIZES} --report=${report}`);
@@ -55,14 +57,15 @@ test('the matmul path forks only at the scaling loop (its micro-kernel stays on 
   const gemm = functions.find((f) => f.name === 'gemm')!.scops[0]!;
   expect(gemm.schedule).toMatchObject({ taken: true });
   expect(gemm.schedule!.matmul).not.toBe(false);
-  // The scaling loop (its i) only: BLIS's jr loops are not run on threads (with -fopenmp the
-  // outlined micro-kernel ran 2mm 2.8x slower on two threads than on one), and jc, kc and ic
-  // each run once at these sizes (isl emits no loop for them).
-  expect(gemm.ompParallelLoops).toEqual(['%6']);
+  // The scaling loop (its i), and the jr loops of BLIS's nest: the full micro-tiles' and the
+  // partial ones' (NJ = 101 is not a multiple of Nr), whose jr runs once, so that isl emits no
+  // loop for it and ir (i) is the loop under the mark there. jc, kc and ic each run once at these
+  // sizes (no loop either).
+  expect(gemm.ompParallelLoops).toEqual(['%6', 'c3', '%6']);
   expect(gemm.ompSerialLoops).toEqual([]);
-  // --rtc-stats counts teams: one per call of the top-level product; none from the two calls
+  // --rtc-stats counts teams: three per call of the top-level product; none from the two calls
   // inside the program's own region (their counts add to the same SCoP's), none with one thread.
-  expect(run(exe, 2).forks.gemm).toBe(1);
+  expect(run(exe, 2).forks.gemm).toBe(3);
   expect(run(exe, 1).forks.gemm).toBe(0);
 
   // Jacobi, 9 steps over 61 x 61, tiles 4 x 8 x 16 skewed by 2: time tiles T0 0..2, the first

@@ -4,12 +4,14 @@
 // prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads; the report says
 // which loops run in parallel (mm's i, rowsum's i, jacobi's two space loops inside its time
 // loop) and why prefix's does not; the matrix product called from the program's own parallel
-// region runs serially there and right; a build without -fopenmp calls no OpenMP runtime.
+// region runs serially there and right; a build without -fopenmp calls no OpenMP runtime; an
+// outlined loop is compiled for the caller's target (its "target-cpu"/"target-features").
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tsccOnPath } from '../tscc/support';
-import { runOk, tempDir } from '../support/tools';
+import { tsopt } from '../cli/tsopt-binary';
+import { compileToIr, disassemble, runOk, tempDir } from '../support/tools';
 
 const work = tempDir('tsopt-parallel-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -84,4 +86,25 @@ test('without -fopenmp no loop is outlined and no OpenMP runtime is linked', () 
   const reference = path.join(work, 'plain-ref');
   runOk('clang-14', ['-O3', source, '-o', reference]);
   expect(run(exe, 1)).toBe(run(reference, 1));
+}, 300_000);
+
+test('an outlined loop keeps the caller\'s target attributes, so opt vectorizes it for that target', () => {
+  // clang -march=x86-64-v3 (AVX2): the caller's code is vectorized on <4 x double>. Without the
+  // caller's "target-cpu" and "target-features", opt and the backend would take the outlined
+  // loops for plain x86-64 (SSE2, no FMA): <2 x double>, separate multiplies and adds.
+  const bc = compileToIr(source, ['-O3', '-march=x86-64-v3', '-fopenmp', '-fno-vectorize', '-fno-slp-vectorize']);
+  const out = path.join(work, 'target.bc');
+  const r = tsopt(['-', '-o', out, '--parallel', '--verify-each'], bc);
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  const text = disassemble(fs.readFileSync(out));
+  const groups = new Map([...text.matchAll(/^attributes #(\d+) = (\{.*\})$/gm)].map((m) => [m[1]!, m[2]!]));
+  const outlined = [...text.matchAll(/^define internal void @(tsopt\.par\.[\w.]+)\(i8\* %data\) #(\d+) \{$([^]*?)^\}$/gm)];
+  expect(outlined.map((m) => m[1])).toContain('tsopt.par.mm.scop0.0');
+  for (const [, , group, body] of outlined) {
+    expect(groups.get(group!)).toMatch(/"target-cpu"="x86-64-v3"/);
+    expect(groups.get(group!)).toMatch(/"target-features"="[^"]*\+avx2/);
+    expect(body).not.toMatch(/<2 x double>/);
+  }
+  expect(outlined.some(([, , , body]) => /<4 x double>/.test(body!))).toBe(true);
 }, 300_000);
