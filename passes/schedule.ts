@@ -14,7 +14,6 @@ import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { parallelOption } from './parallel-option';
 import { maxOperationsOption, printerPass, scopMaxOperationsOption } from './scop-passes';
 import { interchangePlansFor, sourceFor } from './scop-sources';
-import { isPartialDelicm } from './partial-delicm';
 
 export const scheduleOption: PassOption = {
   name: 'schedule',
@@ -151,7 +150,6 @@ function timeTileOptions(s: ScheduleSettings): TimeTileOptions {
 /** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */
 export function scheduleDecision(model: ScopModel, interchange: InterchangePlan | undefined, s: ScheduleSettings): ScheduleDecision {
   if (model.budget.exhaustedBy) return { schedule: undefined, why: `the original order is kept: ${model.budget.reason()}`, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
-  if (isPartialDelicm(model)) return { schedule: undefined, why: "the interchanged order is kept: DeLICM's model maps only the interchanged nests' scalars (passes/partial-delicm.ts)", tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
   // A decision made before for this model and plan (DeLICM's tiling probe): its tree is now the caller's.
   const made = s.shortcuts ? takeDecision(model, interchange) : undefined;
   if (made) return made;

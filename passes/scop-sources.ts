@@ -12,7 +12,6 @@ import type { AnalysisKey, PassContext } from './pass';
 import { modelAnalysisFrom } from './scop-passes';
 import type { ScheduleSettings } from './schedule';
 import { delicmForTiling } from './schedule-sources';
-import { markPartialDelicm } from './partial-delicm';
 
 /** `interchange`: --interchange; `maxOperations`: the isl quota of each interchange plan (--codegen-max-operations). */
 export interface SourceOptions {
@@ -77,10 +76,7 @@ export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): Sco
   const only = nestScalars && nestScalars.size > 0 ? delicmFor(ctx, m, false, nestScalars) : undefined;
   if (only && only.unchanged === undefined && only.model !== m) {
     const mine = interchangeSays(plans, only.model, o, (p) => p.nests.length > 0 && !mappedBesideOtherElements(only.model, p));
-    if (mine) {
-      markPartialDelicm(only.model);
-      return { model: only.model, original: m, from: 'delicm', fallback: plain, delicmMappedOnly: [...nestScalars!].sort() };
-    }
+    if (mine) return { model: only.model, original: m, from: 'delicm', fallback: plain, delicmMappedOnly: [...nestScalars!].sort() };
   }
   return { ...plain, delicmNotTaken: why };
 }
