@@ -51,7 +51,7 @@ export function appliedDelicm(ctx: PassContext, fn: IrFunction): FunctionDelicm 
  * still be versioned from the plain model, so it never takes the budget's last part (had it exhausted
  * the budget, versioning would find nothing left and keep no fast path).
  */
-function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResult {
+function delicmWithinBudget(m: ScopModel, maxOperations: number, onlyLocations?: ReadonlySet<string>): DelicmScopResult {
   const left = m.budget.remaining;
   const share = Math.floor(left / 2);
   const own = maxOperations > 0 ? maxOperations : Infinity;
@@ -59,7 +59,7 @@ function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResu
   // Under a quota runDelicm turns every isl failure into `unchanged`: no limit at all is the largest quota.
   // Counted here, outside DeLICM's quota: a spent quota must still let the result say what it left.
   const before = scalarWritesInLoops(m);
-  if (limit === Infinity) return m.budget.run(m.ctx, 'delicm', 0, () => runDelicm(m, { maxOperations: 0xffff_ffff, scalarWritesBefore: before }));
+  if (limit === Infinity) return m.budget.run(m.ctx, 'delicm', 0, () => runDelicm(m, { maxOperations: 0xffff_ffff, scalarWritesBefore: before, onlyLocations }));
   const byShare = `DeLICM's share of the SCoP's isl budget (half of the ${left} operations left of --scop-max-operations)`;
   if (limit < 1) return unchangedDelicm(m, `${byShare} is empty: the SCoP keeps its plain model`, before);
   // After any mapping DeLICM recomputes the SCoP's dependences, and its knowledge and exactness checks cost
@@ -70,7 +70,7 @@ function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResu
     const by = limit === own ? `DeLICM's isl quota (--delicm-max-operations=${own})` : byShare;
     return unchangedDelicm(m, `not tried: the SCoP's dependences cost ${dependences} isl operations, over half of ${by}, and DeLICM recomputes them: the SCoP keeps its plain model`, before);
   }
-  const r = m.budget.run(m.ctx, 'delicm', limit, () => runDelicm(m, { maxOperations: limit, scalarWritesBefore: before }));
+  const r = m.budget.run(m.ctx, 'delicm', limit, () => runDelicm(m, { maxOperations: limit, scalarWritesBefore: before, onlyLocations }));
   if (r.unchanged === undefined) return r;
   const by = limit === own ? `DeLICM's isl quota (--delicm-max-operations=${own})` : byShare;
   return { ...r, unchanged: `${by} ran out (${r.unchanged}): the SCoP keeps its plain model` };
@@ -78,14 +78,16 @@ function delicmWithinBudget(m: ScopModel, maxOperations: number): DelicmScopResu
 
 /**
  * DeLICM on one model, under the options the pipeline gives (versioning asks for it when an
- * interchange needs it). With `reuse` (--schedule-shortcuts), a result made before for the same
- * model is given again: the time-tiling probe, the tiling probe and the interchange each ask.
+ * interchange needs it); `onlyLocations`: the scalars it may map (default all). With `reuse`
+ * (--schedule-shortcuts), a full mapping made before for the same model is given again: the
+ * time-tiling probe, the tiling probe and the interchange each ask.
  */
-export function delicmFor(ctx: PassContext, model: ScopModel, reuse = false): DelicmScopResult {
-  const made = reuse ? delicmResults.get(model) : undefined;
+export function delicmFor(ctx: PassContext, model: ScopModel, reuse = false, onlyLocations?: ReadonlySet<string>): DelicmScopResult {
+  const cacheable = reuse && onlyLocations === undefined;
+  const made = cacheable ? delicmResults.get(model) : undefined;
   if (made) return made;
-  const r = delicmWithinBudget(model, delicmMaxOperationsFrom(ctx));
-  if (reuse) delicmResults.set(model, r);
+  const r = delicmWithinBudget(model, delicmMaxOperationsFrom(ctx), onlyLocations);
+  if (cacheable) delicmResults.set(model, r);
   return r;
 }
 const delicmResults = new WeakMap<ScopModel, DelicmScopResult>();

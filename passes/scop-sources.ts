@@ -30,6 +30,8 @@ export interface ScopSource {
   readonly fallback?: ScopSource;
   /** Why DeLICM's model was not taken for an interchange that only scalars block (for the report). */
   readonly delicmNotTaken?: string;
+  /** The only scalars DeLICM's model may map, when it was restricted to the nests interchanged (the report's `delicmMappedOnly`). */
+  readonly delicmMappedOnly?: readonly string[];
 }
 
 /**
@@ -60,12 +62,29 @@ export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): Sco
   const r = delicmFor(ctx, m, o.schedule?.shortcuts ?? false);
   if (r.unchanged !== undefined) return { ...plain, delicmNotTaken: r.unchanged };
   let why = 'no nest to interchange in it';
+  let nestScalars: Set<string> | undefined;
   const take = interchangeSays(plans, r.model, o, (p) => {
     if (p.nests.length === 0) return false;
     why = 'it would keep a sum in memory beside other elements of its array, in a loop left in place (opt cannot keep it in a register)';
-    return !mappedBesideOtherElements(r.model, p);
+    if (!mappedBesideOtherElements(r.model, p)) return true;
+    nestScalars = scalarsOfNests(m, p);
+    return false;
   });
-  return take ? { model: r.model, original: m, from: 'delicm', fallback: plain } : { ...plain, delicmNotTaken: why };
+  if (take) return { model: r.model, original: m, from: 'delicm', fallback: plain };
+  // lu: its second nest interchanges once its sum lives in A[i][j], but the first nest's sum, mapped
+  // too, would be summed in memory beside A[i][k]. Mapped only where the nests interchanged are.
+  const only = nestScalars && nestScalars.size > 0 ? delicmFor(ctx, m, false, nestScalars) : undefined;
+  if (only && only.unchanged === undefined && only.model !== m) {
+    const mine = interchangeSays(plans, only.model, o, (p) => p.nests.length > 0 && !mappedBesideOtherElements(only.model, p));
+    if (mine) return { model: only.model, original: m, from: 'delicm', fallback: plain, delicmMappedOnly: [...nestScalars!].sort() };
+  }
+  return { ...plain, delicmNotTaken: why };
+}
+
+/** The scalar locations the statements of `plan`'s nests touch, by the names the plain model `m` gives them (DeLICM keeps statement names). */
+function scalarsOfNests(m: ScopModel, plan: InterchangePlan): Set<string> {
+  const names = new Set(plan.nests.flatMap((n) => n.statements.map((st) => st.name)));
+  return new Set(m.statements.filter((st) => names.has(st.name)).flatMap((st) => st.accesses.filter((a) => a.array.kind !== 'array').map((a) => a.array.tupleName)));
 }
 
 /**

@@ -211,7 +211,7 @@ export const versioningPass: ModulePass = {
             pass: 'versioning', function: fn.name, location,
             fields: {
               versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSchedules: v.ompLoops.filter((l) => !l.why).map((l) => l.share), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`) } : {}),
-              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...islSpending(model),
+              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...(source.delicmMappedOnly ? { delicmMappedOnly: source.delicmMappedOnly } : {}), ...islSpending(model),
             },
           });
           ctx.remarks.push({

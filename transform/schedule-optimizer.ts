@@ -32,6 +32,7 @@ import { AstLoopType, type AstNodeTree, DimType, IslError, IslQuotaError, type M
 import { stepAlong, stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { columnWalkTileSizes } from './column-walk-tiles';
+import { innermostRunning } from './running-loops';
 import { tileSizes, type CacheSizes } from './tile-sizes';
 import { parametricRefusal } from './matmul-rows';
 import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, packedOperands, type MatmulInfo } from './matmul';
@@ -179,14 +180,15 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
     let baseAcross = 0;
     for (const st of model.statements) {
       if (st.loops.length === 0) continue;
-      const b = baseInnermost(st);
+      // The loop that repeats the statement innermost, past dimensions -O3's peeling fixed (transform/running-loops.ts).
+      const b = innermostRunning(model, st, baseInnermost(st));
       const was = acrossRows(model, st, b);
       const now = innermost.get(st);
       const is = now === undefined ? 0 : acrossRows(model, st, now.along);
       newAcross += is;
       baseAcross += was;
       if (is > was) return kept(`the original order is kept: ${st.name}'s innermost loop would walk ${is} access(es) across rows instead of ${was}`, computed.toStr());
-      if (parallelBase.has(st.loops[b]!) && now !== undefined && !now.coincident) {
+      if (b !== 'none' && parallelBase.has(st.loops[b]!) && now !== undefined && !now.coincident) {
         return kept(`the original order is kept: ${st.name}'s innermost loop carries no dependence there, and may in isl's schedule`, computed.toStr());
       }
     }

@@ -68,8 +68,8 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   // How each shares its iterations out: jr's micro-panels are a rectangle below (C's 808-byte
   // rows are not line-aligned, so neighbouring panels share lines: contiguous blocks keep them
   // on one thread); the partial tiles' ir loop has a last row tile of 3 rows (min bounds that
-  // use ir: a zigzag, t, 2T - 1 - t, 2T + t, ...).
-  expect(gemm.ompSchedules).toEqual(['block', 'block', 'zigzag']);
+  // use ir: a zigzag, t, 2T - 1 - t, 2T + t, ...); the scaling loop's rows are a block each.
+  expect(gemm.ompSchedules).toEqual(['block', 'block', 'block', 'zigzag']);
   // --rtc-stats counts teams: four per call of the top-level product; none from the two calls
   // inside the program's own region (their counts add to the same SCoP's), none with one thread.
   expect(run(exe, 2).forks.gemm).toBe(4);

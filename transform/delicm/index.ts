@@ -61,6 +61,8 @@ export interface DelicmOptions {
   readonly maxOperations: number;
   /** The SCoP's scalar writes in loops when the caller counted them outside the quota. */
   readonly scalarWritesBefore?: number;
+  /** Only these scalar locations (`MemRef_v81__phi`) may be mapped onto arrays; the others stay scalars (forwarding and reloads still run). Default: all. */
+  readonly onlyLocations?: ReadonlySet<string>;
 }
 
 export const defaultDelicmMaxOperations = 5_000_000;
@@ -117,10 +119,12 @@ export function runDelicm(model: ScopModel, options: DelicmOptions): DelicmScopR
       const knowledge = buildKnowledge(ctx, model);
       const forwarding = forwardOperandTrees(knowledge);
       const reloading = reloadKnownContent(knowledge);
-      const { mappings } = coalesce(knowledge, new Set([...forwarding.locations, ...reloading.locations]));
+      // Locations left out count as taken already: coalescing maps none of them.
+      const left = options.onlyLocations ? model.arrays.filter((a) => a.kind !== 'array' && !options.onlyLocations!.has(a.tupleName)).map((a) => a.tupleName) : [];
+      const { mappings } = coalesce(knowledge, new Set([...forwarding.locations, ...reloading.locations, ...left]));
       rejections = knowledge.rejections;
-      const trimmed = knowledge.events.some((e) => e.trimmed && !e.removed);
-      if (mappings.length === 0 && forwarding.forwards === 0 && reloading.reloads === 0 && !trimmed) return unchanged(undefined);
+      // A write trimmed of its dead instances changes the model only where it is mapped (rebuild).
+      if (mappings.length === 0 && forwarding.forwards === 0 && reloading.reloads === 0) return unchanged(undefined);
       const transformed = rebuild(ctx, model, knowledge.events);
       return {
         original: model,
@@ -156,8 +160,11 @@ function rebuild(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[]): Sc
     const kept = s.accesses.filter((a) => !eventOf.get(a)!.removed);
     const accesses: ScopAccess[] = simplify(s, kept.map((a) => {
       const e = eventOf.get(a)!;
-      // A scalar left in its location keeps its access, without the instances simplify found dead.
-      if (e.location === a.array.tupleName) return e.trimmed ? { ...a, relation: e.relation.setTupleName(DimType.in, s.name).keep() } : a;
+      // A scalar left in its location keeps its access whole, dead instances included: the fast path
+      // writes its slot in every instance of the statement (codegen/versioning.ts), so a schedule
+      // may not put a dead write between a live one and its read, nor after the last one (the value
+      // the code after the SCoP reads). Only a mapped write stores just its live instances.
+      if (e.location === a.array.tupleName) return a;
       // [params] -> { Stmt[i..] -> MemRef_A[o..] }
       const relation = e.relation.setTupleName(DimType.in, s.name).keep();
       // A forwarded read standing for its tree's load: the mapped read gives the load's value.

@@ -280,8 +280,10 @@ function escapingLocations(model: ScopModel): Set<string> {
  * location comes first) is dead, and goes from the write's relation. The reads are those of
  * the SCoP and, for a location the code after the SCoP reads, the SCoP's end. So a value
  * written in every iteration of a loop and read only after the SCoP (an exit PHI) is written
- * once, in the last iteration: no loop carries it. Code that still performs a dead instance
- * stays right (its value is overwritten unread); a mapped write performs only what is left.
+ * once, in the last iteration: no loop carries it. This decides the lifetimes coalescing maps;
+ * a mapped write then performs only what is left (a partial write), while a scalar left in its
+ * slot keeps its whole relation in DeLICM's model (index.ts `rebuild`): the fast path writes
+ * the slot in every instance, and a schedule must order those writes too.
  */
 function trimDeadScalarWrites(ctx: Ctx, events: readonly AccessEvent[], reaching: UnionMap, escaping: ReadonlySet<string>, timeDims: number): void {
   const writes = events.filter((e) => e.kind === 'write' && e.access.scalar !== undefined && e.access.certainty === 'must');
