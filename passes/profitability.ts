@@ -16,14 +16,14 @@
 //     `false`, and `function(instsimplify,simplifycfg,adce),globaldce` drops the fast paths
 //     made dead and their checks.
 import {
-  addGlobalVariable, constInt, dropAllOperands, eraseInstruction, getGlobalVariable, IrBuilder, intType, replaceAllUsesWith, resolveMetadata, setInitializer, setOperand, successors, users,
+  addGlobalVariable, constInt, dropAllOperands, eraseInstruction, getGlobalVariable, IrBuilder, intType, replaceAllUsesWith, setInitializer, setOperand, successors, users,
   type BasicBlock, type GlobalVariable, type Instruction, type IrFunction, type Module,
 } from '../ir';
 import type { ScopResult } from './pass';
 import { AnalysisManager } from '../analysis/analysis-manager';
 import { loopAnalysis } from '../analysis/loops';
 import { fastPathName, MetadataTable } from '../codegen/metadata';
-import { metadataString, vectorWidthOf, type FastPathVectorization } from './vectorized';
+import { loopIdEntries, metadataString, vectorWidthOf, type FastPathVectorization } from './vectorized';
 import { decideWithoutGain, fastPathGains, gatheringFastPaths, type FastPathFields } from './fast-path-gain';
 import { pathMemoryOps, registerGain } from './register-gain';
 
@@ -113,15 +113,11 @@ function vectorizedSlowPaths(m: Module): Set<number> {
     if (fn.isDeclaration) continue;
     const info = am.get(loopAnalysis, fn);
     for (const loop of info.all) {
-      const ids = loop.latches.map((l) => l.instructions[l.instructions.length - 1]?.metadata.find((x) => x.name === 'llvm.loop')).filter((x) => x);
-      for (const id of ids) {
-        for (const operand of resolveMetadata(m, id!.ref)?.fields.values() ?? []) {
-          const node = resolveMetadata(m, operand);
-          if (metadataString(node?.fields.get('0')) !== SLOW_PATH_LOOP_MARKER) continue;
-          const k = /^tsopt\.scop(\d+)$/.exec(metadataString(node!.fields.get('1')) ?? '')?.[1];
-          if (k === undefined) continue;
-          if (loop.blocks.some((b) => b.instructions.some((i) => vectorWidthOf(i) > 0))) found.add(Number(k));
-        }
+      for (const { tag, fields } of loopIdEntries(m, loop)) {
+        if (tag !== SLOW_PATH_LOOP_MARKER) continue;
+        const k = /^tsopt\.scop(\d+)$/.exec(metadataString(fields.get('1')) ?? '')?.[1];
+        if (k === undefined) continue;
+        if (loop.blocks.some((b) => b.instructions.some((i) => vectorWidthOf(i) > 0))) found.add(Number(k));
       }
     }
     // One function's loop forest at a time (a module's at once weighs more than its IR).

@@ -11,11 +11,11 @@
 // operations there. Both paths compute the same operations in the same order (nothing is
 // reassociated), so the floating-point count is the work, whatever opt unrolled; a fast path
 // gains when its ratio is lower. Loops without floating-point operations give no measure.
-import { calledFunction, resolveMetadata, type Instruction, type IrFunction, type Module } from '../ir';
+import { calledFunction, type Instruction, type IrFunction, type Module } from '../ir';
 import { AnalysisManager } from '../analysis/analysis-manager';
 import { loopAnalysis, type Loop } from '../analysis/loops';
 import { FAST_PATH_LOOP_MARKER } from '../codegen/metadata';
-import { metadataString } from './vectorized';
+import { loopIdEntries, metadataString } from './vectorized';
 
 /** Memory operations and floating-point operations counted in one path's innermost loops. */
 export interface PathMemoryOps {
@@ -46,20 +46,6 @@ function memoryOps(inst: Instruction): number {
   return 0;
 }
 
-/** The (tag, name) pairs of the loop ID on a latch of `loop` (`!{!"tsopt.loop", !"name", i32 d}` gives tag tsopt.loop, name). */
-function loopTags(m: Module, loop: Loop): { tag: string; name: string }[] {
-  const id = loop.latches.map((l) => l.instructions[l.instructions.length - 1]?.metadata.find((x) => x.name === 'llvm.loop')).find((x) => x);
-  if (!id) return [];
-  const tags: { tag: string; name: string }[] = [];
-  for (const operand of resolveMetadata(m, id.ref)?.fields.values() ?? []) {
-    const node = resolveMetadata(m, operand);
-    const tag = metadataString(node?.fields.get('0'));
-    const name = metadataString(node?.fields.get('1'));
-    if (tag !== undefined && name !== undefined) tags.push({ tag, name });
-  }
-  return tags;
-}
-
 function count(loops: readonly Loop[]): PathMemoryOps {
   let memory = 0;
   let floating = 0;
@@ -85,9 +71,9 @@ export function pathMemoryOps(m: Module, fn: IrFunction, fastPath: string, slowT
   const fast: Loop[] = [];
   const slow: Loop[] = [];
   for (const loop of innermost) {
-    const tags = loopTags(m, loop);
-    if (tags.some((t) => t.tag === FAST_PATH_LOOP_MARKER && t.name === fastPath)) fast.push(loop);
-    else if (tags.some((t) => t.tag === slowTag && t.name === scop)) slow.push(loop);
+    const named = (tag: string, name: string): boolean => loopIdEntries(m, loop).some((e) => e.tag === tag && metadataString(e.fields.get('1')) === name);
+    if (named(FAST_PATH_LOOP_MARKER, fastPath)) fast.push(loop);
+    else if (named(slowTag, scop)) slow.push(loop);
   }
   am.invalidate(fn, 'none');
   return { fast: count(fast), slow: count(slow) };

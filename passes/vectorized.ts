@@ -11,7 +11,7 @@
 import { resolveMetadata, type Instruction, type Module, type Type } from '../ir';
 import { unescape } from '../ir/lexer';
 import { AnalysisManager } from '../analysis/analysis-manager';
-import { loopAnalysis } from '../analysis/loops';
+import { loopAnalysis, type Loop } from '../analysis/loops';
 import { FAST_PATH_LOOP_MARKER } from '../codegen/metadata';
 
 export interface VectorizedLoop {
@@ -47,19 +47,35 @@ export function vectorWidthOf(inst: Instruction): number {
   return Math.max(vectorLength(inst.type), stored);
 }
 
-/** The fast path a loop ID's `tsopt.loop` marker names, with its depth and whether opt vectorized the loop. */
-function loopMarker(m: Module, loopId: string): { name: string; depth: number; isVectorized: boolean } | undefined {
-  const id = resolveMetadata(m, loopId);
-  if (!id) return undefined;
+/** One operand node of a loop ID: its tag (`llvm.loop.isvectorized`, `tsopt.loop`, ..) and its fields by position. */
+export interface LoopIdEntry {
+  readonly tag: string;
+  readonly fields: ReadonlyMap<string, string>;
+}
+
+/** The entries of the loop IDs on the latches of `loop` (opt's and tsopt's markers alike). */
+export function loopIdEntries(m: Module, loop: Loop): LoopIdEntry[] {
+  const refs = new Set(loop.latches.map((l) => l.instructions[l.instructions.length - 1]?.metadata.find((md) => md.name === 'llvm.loop')?.ref).filter((r): r is string => r !== undefined));
+  const out: LoopIdEntry[] = [];
+  for (const ref of refs) {
+    for (const operand of resolveMetadata(m, ref)?.fields.values() ?? []) {
+      const node = resolveMetadata(m, operand);
+      const tag = metadataString(node?.fields.get('0'));
+      if (tag !== undefined) out.push({ tag, fields: node!.fields });
+    }
+  }
+  return out;
+}
+
+/** The fast path a loop's `tsopt.loop` marker names, with its depth and whether opt vectorized the loop. */
+function loopMarker(m: Module, loop: Loop): { name: string; depth: number; isVectorized: boolean } | undefined {
   let marker: { name: string; depth: number } | undefined;
   let isVectorized = false;
-  for (const operand of id.fields.values()) {
-    const node = resolveMetadata(m, operand);
-    const tag = metadataString(node?.fields.get('0'));
-    if (tag === 'llvm.loop.isvectorized') isVectorized = !/^i32 0$/.test(node!.fields.get('1') ?? '');
+  for (const { tag, fields } of loopIdEntries(m, loop)) {
+    if (tag === 'llvm.loop.isvectorized') isVectorized = !/^i32 0$/.test(fields.get('1') ?? '');
     if (tag !== FAST_PATH_LOOP_MARKER) continue;
-    const name = metadataString(node!.fields.get('1'));
-    const depth = /^i32 (\d+)$/.exec(node!.fields.get('2') ?? '');
+    const name = metadataString(fields.get('1'));
+    const depth = /^i32 (\d+)$/.exec(fields.get('2') ?? '');
     if (name !== undefined && depth) marker = { name, depth: Number(depth[1]) };
   }
   return marker && { ...marker, isVectorized };
@@ -107,8 +123,7 @@ export function fastPathVectorization(m: Module): Map<string, FastPathVectorizat
     }
     const info = am.get(loopAnalysis, fn);
     for (const loop of info.all) {
-      const loopId = loop.latches.map((l) => l.instructions[l.instructions.length - 1]?.metadata.find((md) => md.name === 'llvm.loop')).find((x) => x);
-      const marker = loopId && loopMarker(m, loopId.ref);
+      const marker = loopMarker(m, loop);
       if (!marker) continue;
       let width = 0;
       for (const block of loop.blocks) {
