@@ -202,7 +202,7 @@ function measure(targets: readonly Target[], compilers: readonly Compiler[], rou
     for (const c of compilers) {
       for (const [file, s] of medianMap(of(c).map((b) => b.files))) (files[file] ??= {})[c.name] = s;
     }
-    const tscc = compilers.find((c) => c.name === 'tscc');
+    const tscc = compilers.find((c) => c.name === 'tscc') ?? compilers.find((c) => c.name === 'tscc-server');
     return {
       name: t.name,
       totals: Object.fromEntries(compilers.map((c) => [c.name, median(of(c).map((b) => b.totalS))])),

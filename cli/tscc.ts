@@ -181,7 +181,7 @@ async function compileSource(
     }
   } else {
     const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
-    const args = [irFile, '-o', optFile, ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...timing];
+    const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...timing];
     // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
     const served = env.server && env.tsoptFlags.length === 0 ? await env.clock.timeAsync('tsopt on the server (client side)', () => runOnServer(args)) : undefined;
     const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 }));

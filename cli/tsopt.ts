@@ -24,7 +24,7 @@ export const DEFAULT_PIPELINE = 'versioning';
 /** Our own flags; anything else must be an option some registered pass declares. */
 const CLI_FLAGS = new Set([
   '_', '$0', 'output', 'o', 'S', 'passes', 'post', 'post-pipeline', 'keep-unprofitable', 'report', 'report-format',
-  'log-level', 'log-format', 'verify-each', 'stats', 'help', 'h', 'version',
+  'log-level', 'log-format', 'verify-each', 'stats', 'input-as-printed', 'help', 'h', 'version',
 ]);
 
 /**
@@ -89,6 +89,11 @@ function parser(args: string[]) {
     .option('log-format', { choices: ['text', 'json'], default: 'text', describe: 'log lines as text or pino JSON (stderr)' })
     .option('verify-each', { type: 'boolean', default: false, describe: "run LLVM's verifier after every pass" })
     .option('stats', { type: 'boolean', default: false, describe: 'print pass statistics to stderr' })
+    .option('input-as-printed', {
+      type: 'boolean',
+      default: false,
+      describe: "the input is IR text as clang-14 or opt-14 printed it (tscc's front end): parsed as it is, without opt-14 to read and print it first",
+    })
     .strict(false)
     .exitProcess(false)
     .showHelpOnFail(false)
@@ -141,6 +146,7 @@ export function parseArgs(args: string[]): RunOptions | 'help' | 'version' {
     report: report === undefined ? undefined : { file: report, format: last(argv['report-format']) as 'json' | 'text' },
     passOptions: passOptions(argv),
     printStats: argv.stats === true,
+    inputAsPrinted: argv['input-as-printed'] === true,
     logLevel: last(argv['log-level']) as LogLevel,
     logFormat: last(argv['log-format']) as LogFormat,
   };

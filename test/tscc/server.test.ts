@@ -84,7 +84,7 @@ async function build(name: string, serverDir: string, jobs = 2, env = serverEnv(
 test('a build through the server, then two builds at once, give the objects of tscc without it', async () => {
   const serverDir = path.join(work, 'srv-1');
   try {
-    // The first compile finds no server: it starts one and runs tsopt itself.
+    // The first compile finds no server: it starts one and waits for it (cli/tsopt-client.ts).
     expect(await build('first', serverDir)).toEqual(expected);
     await waitFor(path.join(serverDir, 'server.sock'));
     expect(await build('served', serverDir)).toEqual(expected);
