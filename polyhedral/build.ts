@@ -16,7 +16,7 @@ import { computeDependences } from './dependences';
 import type { ScopAccess, ScopModel, ScopStatementModel } from './model';
 import { ScopBudget, defaultScopMaxOperations } from './budget';
 import type { ModuleBudget } from './module-budget';
-import { scheduleTree } from './schedule';
+import { scheduleTree, timeMap } from './schedule';
 
 export type { ArrayShape, Delinearizer, EntryFacts } from './describe';
 export { ModelError } from './describe';
@@ -96,7 +96,7 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
     // [params] -> { Stmt_S[i..] : ... }
     const domain = ctx.set(p + s.domain).coalesce();
     // [params] -> { Stmt_S[i..] -> [t..] }
-    const schedule = ctx.map(p + s.schedule);
+    const schedule = timeMap(domain, s.schedule);
     const accesses: ScopAccess[] = s.accesses.map((a) => ({
       kind: a.kind,
       certainty: a.certainty,

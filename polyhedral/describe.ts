@@ -12,7 +12,7 @@ import type { Scop, ScopCondition, ScopLoop, ScopMemoryAccess, ScopRejection, Sc
 import { type IndexExpression, type IslExpression, type Parameter, type RangeCheck, NonAffineError, ParameterTable, ScevTranslator, signedMax, signedMin } from './affine';
 import type { ArrayKind, AssumptionKind, ScopArray } from './model';
 import { arrayName, debugValueNames, islIdentifier, parameterName, sourceName, UniqueNames } from './isl-names';
-import { originalSchedule, scheduleShape, type ScheduleShape } from './schedule';
+import { originalSchedule, scheduleShape, type ScheduleShape, type TimeDim } from './schedule';
 import type { CastSeenThrough } from '../analysis/polynomial';
 import { castRangeViolations } from './cast-ranges';
 
@@ -87,7 +87,8 @@ interface StatementText {
   readonly source: ScopStatement;
   readonly name: string;
   readonly domain: string;
-  readonly schedule: string;
+  /** The 2D+1 schedule's dimensions (`timeMap` builds the map on the domain). */
+  readonly schedule: readonly TimeDim[];
   readonly accesses: AccessText[];
 }
 
@@ -276,7 +277,7 @@ export function describeScop(module: Module, fn: IrFunction, scop: Scop, options
       const array = scalarArray(sc.value, sc.kind);
       accesses.push({ kind: sc.access, certainty: 'must', array, instruction: undefined, scalar: sc, relation: () => `{ ${tuple} -> ${array.tupleName}[] }`, approximation: undefined });
     }
-    pending.push({ statement: { source: st, name, domain: `{ ${where.slice(2)}`, schedule: '' }, accesses });
+    pending.push({ statement: { source: st, name, domain: `{ ${where.slice(2)}`, schedule: [] }, accesses });
   }
   // Array dimensions `o0, o1, …` unless a parameter has that name; then isl's own way out, a prime (`o0'`).
   const parameterNames = new Set(params.list.map((p) => p.name));

@@ -7,7 +7,7 @@
 //   - an isl schedule tree (domain → sequence → band → ...), built with isl's
 //     schedule-node operations from the loop/statement tree, the form AST generation and
 //     the schedule optimizer start from.
-import { DimType, Schedule, UnionMap, UnionPwMultiAff, UnionSetList, type Map as IslMap, type MultiAff, type MultiUnionPwAff, type ScheduleNode, type Set as IslSet, type UnionSet } from 'isl-wasm';
+import { Aff, DimType, MultiAff, Schedule, UnionMap, UnionPwMultiAff, UnionSetList, type Map as IslMap, type MultiUnionPwAff, type ScheduleNode, type Set as IslSet, type UnionSet } from 'isl-wasm';
 import type { BasicBlock } from '../ir';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 
@@ -63,9 +63,12 @@ export function scheduleDepth(statements: readonly ScheduledStatement[]): number
   return Math.max(0, ...statements.map((s) => s.loops.length));
 }
 
+/** One dimension of a statement's 2D+1 time: a constant, or counter k of its loops (`i_k`). */
+export type TimeDim = { readonly constant: number } | { readonly counter: number };
+
 export interface OriginalSchedule {
-  /** `{ Stmt_S[i0, i1] -> [0, i0, 1, i1, 0] }` (isl map text without parameters), by statement name. */
-  readonly statements: Map<string, string>;
+  /** `[0, i0, 1, i1, 0]` for `{ Stmt_S[i0, i1] -> [0, i0, 1, i1, 0] }`, by statement name (`timeMap` builds the map). */
+  readonly statements: Map<string, readonly TimeDim[]>;
   /**
    * Per loop, the constant schedule dimensions before its counter (t0, t2, ..., t(2k-2)):
    * the instances of the loop's statements are the schedule points with these values.
@@ -77,18 +80,17 @@ export interface OriginalSchedule {
 export function originalSchedule(statements: readonly ScheduledStatement[], rpo: ReadonlyMap<BasicBlock, number>): OriginalSchedule {
   const root = buildTree(statements, rpo);
   const width = 2 * scheduleDepth(statements) + 1;
-  const out = new Map<string, string>();
+  const out = new Map<string, readonly TimeDim[]>();
   const loopPositions = new Map<ScopLoop, number[]>();
-  const walk = (node: TreeNode, prefix: string[], positions: number[]): void => {
+  const walk = (node: TreeNode, prefix: TimeDim[], positions: number[]): void => {
     node.children.forEach((child, position) => {
       if (child.statement) {
-        const s = child.statement;
-        const time = [...prefix, String(position)];
-        while (time.length < width) time.push('0');
-        out.set(s.name, `{ ${s.name}[${dims(s.loops.length)}] -> [${time.join(', ')}] }`);
+        const time: TimeDim[] = [...prefix, { constant: position }];
+        while (time.length < width) time.push({ constant: 0 });
+        out.set(child.statement.name, time);
       } else {
         loopPositions.set(child.loop!, [...positions, position]);
-        walk(child, [...prefix, String(position), `i${prefix.length / 2}`], [...positions, position]);
+        walk(child, [...prefix, { constant: position }, { counter: prefix.length / 2 }], [...positions, position]);
       }
     });
   };
@@ -96,8 +98,16 @@ export function originalSchedule(statements: readonly ScheduledStatement[], rpo:
   return { statements: out, loopPositions };
 }
 
-function dims(n: number): string {
-  return Array.from({ length: n }, (_, k) => `i${k}`).join(', ');
+/**
+ * [params] -> { Stmt_S[i..] -> [t0, ..., t2D] }: a statement's 2D+1 schedule over its domain's
+ * space, built with isl's affine functions. isl objects in the caller's scope.
+ */
+export function timeMap(domain: IslSet, time: readonly TimeDim[]): IslMap {
+  const space = domain.getSpace();
+  const counters = space.identityMultiAffOnDomain();
+  const dim = (t: TimeDim): MultiAff =>
+    MultiAff.fromAff('counter' in t ? counters.getAt(t.counter) : Aff.zeroOnDomainSpace(space).addConstantVal(domain.ctx.val(t.constant)));
+  return time.map(dim).reduce((a, b) => a.flatRangeProduct(b)).asMap();
 }
 
 /** The loop/statement tree of `statements` in program order: the shape of the schedule tree (`scheduleTree`). */

@@ -263,15 +263,12 @@ function readPlan(node: ScheduleNode): Plan {
  * one and no other dimension moves it, 'none', or 'mixed' (a skew, or a step other than one).
  */
 function memberMoves(model: ScopModel, st: ScopStatementModel, mupa: MultiUnionPwAff): Along[] {
-  const ctx = model.ctx;
   const n = mupa.size();
   const counters = st.loops.map((_, k) => `i${k}`);
   // [params] -> { S[i..] -> [b0, ..] } over the statement's instances
   const band = UnionMap.fromMultiUnionPwAff(mupa).intersectDomain(st.domain.toUnionSet());
-  // { [x0, ..] : x_m = v }: a move of member m by exactly v (from text: the band's own space, with
-  // parameters, lost the matmul path at run-time sizes; not understood yet)
-  const xs = Array.from({ length: n }, (_, k) => `x${k}`);
-  const by = (m: number, v: number): UnionSet => ctx.unionSet(`{ [${xs.join(', ')}] : x${m} = ${v} }`);
+  // [params] -> { [x0, ..] : x_m = v }: a move of member m by exactly v
+  const by = (m: number, v: number): UnionSet => IslSet.universe(mupa.getSpace()).fixSi(DimType.set, m, v).toUnionSet();
   // coefficient[m][d]: how member m moves when dimension d steps by one: 0, 1, or undefined (other)
   const coefficient: (0 | 1 | undefined)[][] = Array.from({ length: n }, () => []);
   counters.forEach((_, d) => {
