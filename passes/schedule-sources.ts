@@ -18,7 +18,7 @@ import type { PassContext } from './pass';
 import { keepDecision, keepTimeTiled, scheduleDecision, scheduleQuota, timeTiled, type ScheduleSettings } from './schedule';
 import { notStencilShaped } from '../transform/time-tiling';
 import { noNest } from '../transform/schedule-filter';
-import { rowJam, rowJamShape } from '../transform/row-jam';
+import { NestRefused, rowJam, rowJamShape } from '../transform/row-jam';
 
 /**
  * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
@@ -70,7 +70,8 @@ export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSetti
  * element the row writes (trisolv's x[i]), each row sums in its own. Else undefined.
  */
 function delicmForRowJam(ctx: PassContext, m: ScopModel, s: ScheduleSettings): ScopModel | undefined {
-  if (s.rowJam === 0 || m.budget.exhaustedBy || typeof rowJamShape(m) === 'string') return undefined;
+  const shape = s.rowJam === 0 || m.budget.exhaustedBy ? undefined : rowJamShape(m);
+  if (shape === undefined || typeof shape === 'string' || shape instanceof NestRefused) return undefined;
   if (!m.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'))) return undefined;
   // Within the optimizer's quota; isl giving up leaves the plain model, as in the optimizer.
   const jams = (model: ScopModel): boolean =>

@@ -173,7 +173,9 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
   if (made) return made;
   const limit = scheduleQuota(model, s);
   const innermost = innermostDim(interchange);
-  return optimizeOrKeep(model, () =>
+  // Why the row jam refused a nest of its shape, for the report whatever the optimizer does next.
+  let jamRefused: string | undefined;
+  const d = optimizeOrKeep(model, () =>
     model.budget.run(model.ctx, 'schedule', limit, () => {
       // isl's scheduler only where its schedule could be taken (transform/schedule-filter.ts).
       const isl = (): ScheduleDecision => {
@@ -184,14 +186,15 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
       // A triangular solve's rows jammed (transform/row-jam.ts), where its nest is one.
       const jam = s.rowJam > 0 && typeof rowJamShape(model) !== 'string' ? rowJam(model, { factor: s.rowJam }) : undefined;
       if (jam && 'decision' in jam) return jam.decision;
-      const jamRefused = jam ? { rowJamRefused: jam.refused } : {};
+      jamRefused = jam?.refused;
       // Stencils first: isl's scheduler would spend its quota on them and refuse the skew it finds.
-      if (!s.timeTile) return { ...isl(), ...jamRefused };
+      if (!s.timeTile) return isl();
       const t = timeTiled(model, s);
       if ('decision' in t) return t.decision;
-      return { ...isl(), timeTileRefused: t.refused, ...jamRefused };
+      return { ...isl(), timeTileRefused: t.refused };
     }),
   );
+  return jamRefused !== undefined ? { ...d, rowJamRefused: jamRefused } : d;
 }
 
 /**

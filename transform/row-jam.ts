@@ -62,9 +62,9 @@ interface Shape {
  * The nest the row jam applies to, from the loops and the carried dependences alone (cheap): a
  * statement alone in its innermost loop k, which carries a flow dependence (the chain), in a row
  * loop r carrying a flow dependence too (rows read what earlier rows finished), whose other
- * statements sit in r's body outside any loop of their own.
+ * statements sit in r's body outside any loop of their own, with no other nest in the SCoP.
  */
-export function rowJamShape(model: ScopModel): Shape | string {
+export function rowJamShape(model: ScopModel): Shape | string | NestRefused {
   let why = 'no statement alone in an innermost loop that carries a flow dependence';
   for (const chain of model.statements) {
     const n = chain.loops.length;
@@ -82,9 +82,19 @@ export function rowJamShape(model: ScopModel): Shape | string {
       why = `${chain.name}'s rows read nothing earlier rows wrote`;
       continue;
     }
+    // The jam reorders its own nest only; another nest of the SCoP would stay in its original
+    // order, where isl's scheduler or the interchange, which see the whole SCoP, may do better
+    // (lu's and ludcmp's second nest, interchanged and tiled; cholesky's: see README).
+    const nest = model.statements.find((st) => !inRow.includes(st) && st.loops.length > n - 2);
+    if (nest) return new NestRefused(`${chain.name}'s rows share the SCoP with another nest (${nest.name}'s loops), left to the optimizer`);
     return { chain, d: n - 2, inRow };
   }
   return why;
+}
+
+/** A nest of the row jam's shape refused for its SCoP (the report says why). */
+export class NestRefused {
+  constructor(readonly why: string) {}
 }
 
 /** Counter `k` of `st`'s domain as an affine function on it. */
@@ -107,6 +117,7 @@ function places(st: ScopStatementModel): number[] {
 export function rowJam(model: ScopModel, o: RowJamOptions): RowJamResult {
   const shape = rowJamShape(model);
   if (typeof shape === 'string') return { refused: shape };
+  if (shape instanceof NestRefused) return { refused: shape.why };
   const ctx = model.ctx;
   const { chain, d, inRow } = shape;
   const U = o.factor;
