@@ -24,7 +24,7 @@ import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/mod
 import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
 import { nestLabel, type InterchangePlan } from '../transform/interchange';
 import { rowScopes, splitRowAddress } from './matmul-rows';
-import { jamScopes, type JammedRow } from './row-jam';
+import { fenceRowStore, jamScopes, type JammedRow } from './row-jam';
 import { markedParallelLoops, threadableMarks, vectorizedMarks, type ScheduleDecision } from '../transform/schedule-optimizer';
 import { AstExprEmitter } from './ast-expr';
 import { AstToIr, statementCalls, visitLoops } from './ast-to-ir';
@@ -307,6 +307,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const rowAddresses = new Map<Value, Value>();
     const decorateAccess = (copy: Instruction, array: ScopArray, original?: Instruction): void => {
       const mine = row?.array !== array ? undefined : original && row.finished?.reads.has(original) ? row.finished.scopes : row.scopes;
+      if (mine && row?.finished && mine === row.scopes) fenceRowStore(module, copy);
       if (mine) splitRowAddress(copy, rowAddresses);
       copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!, ...(mine ? [mine.own] : [])]) });
       const others = [...arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!), ...(mine?.others ?? [])];
