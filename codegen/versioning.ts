@@ -24,6 +24,7 @@ import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/mod
 import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
 import { nestLabel, type InterchangePlan } from '../transform/interchange';
 import { rowScopes, splitRowAddress } from './matmul-rows';
+import { fenceRowStore, jamScopes, type JammedRow } from './row-jam';
 import { markedParallelLoops, threadableMarks, vectorizedMarks, type ScheduleDecision } from '../transform/schedule-optimizer';
 import { AstExprEmitter } from './ast-expr';
 import { AstToIr, statementCalls, visitLoops } from './ast-to-ir';
@@ -300,10 +301,13 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     let enclosingGroups: string[] = [];
     // The matmul micro-tile's row a statement instance runs, and the array it writes (codegen/matmul-rows.ts).
     const rows = scheduled ? rowScopes(ast, md, fastPathName(fn.name, location)) : undefined;
-    let row: { array: ScopArray; scopes: { own: string; others: string[] } } | undefined;
+    // The row jam's jammed rows (codegen/row-jam.ts): their element and the finished ones read apart.
+    const jam = scheduled && decision?.rowJammed ? jamScopes(ast, md, fastPathName(fn.name, location), decision.rowJammed) : undefined;
+    let row: { array: ScopArray; scopes: { own: string; others: string[] }; finished?: JammedRow['finished'] } | undefined;
     const rowAddresses = new Map<Value, Value>();
-    const decorateAccess = (copy: Instruction, array: ScopArray): void => {
-      const mine = row?.array === array ? row.scopes : undefined;
+    const decorateAccess = (copy: Instruction, array: ScopArray, original?: Instruction): void => {
+      const mine = row?.array !== array ? undefined : original && row.finished?.reads.has(original) ? row.finished.scopes : row.scopes;
+      if (mine && row?.finished && mine === row.scopes) fenceRowStore(module, copy);
       if (mine) splitRowAddress(copy, rowAddresses);
       copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!, ...(mine ? [mine.own] : [])]) });
       const others = [...arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!), ...(mine?.others ?? [])];
@@ -332,8 +336,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         const st = roll?.remainder ?? byName.get(name);
         if (!st) throw new UnsupportedCodeError(`the AST names an unknown statement ${name}`);
         const r = rows?.rowOf(enclosing);
-        const written = r === undefined ? undefined : st.accesses.find((a) => a.kind === 'write' && a.array.kind === 'array')?.array;
-        row = written && r !== undefined ? { array: written, scopes: rows!.scopes(r) } : undefined;
+        const jammedRow = r === undefined ? jam?.rowOf(st.name, enclosing) : undefined;
+        const written = r === undefined && !jammedRow ? undefined : st.accesses.find((a) => a.kind === 'write' && a.array.kind === 'array')?.array;
+        row = written && r !== undefined ? { array: written, scopes: rows!.scopes(r) } : written && jammedRow ? { array: written, ...jammedRow } : undefined;
         // A rolled statement's last counter is the index from the loop's start, not the remainder's iteration.
         const counted = roll ? roll.statement.loops.slice(0, -1) : st.loops;
         const iterations = new Map<ScevLoop, Value>(counted.map((l, k) => [l.loop, args[k]!] as const));
@@ -350,7 +355,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
           module, se, regionBlocks: region,
           decorate: (copy, original) => {
             const array = arrayOfInst.get(original);
-            if (array) decorateAccess(copy, array);
+            if (array) decorateAccess(copy, array, original);
           },
         }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb, valueOf) => new Map([...(scalars.atStart?.(hb, valueOf) ?? []), ...header(hb)]) } : scalars);
       },

@@ -18,6 +18,7 @@ import type { PassContext } from './pass';
 import { keepDecision, keepTimeTiled, scheduleDecision, scheduleQuota, timeTiled, type ScheduleSettings } from './schedule';
 import { notStencilShaped } from '../transform/time-tiling';
 import { noNest } from '../transform/schedule-filter';
+import { NestRefused, rowJam, rowJamShape } from '../transform/row-jam';
 
 /**
  * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
@@ -52,6 +53,8 @@ function tiledBands(model: ScopModel, plan: InterchangePlan | undefined, s: Sche
 export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings, planFor: (model: ScopModel) => InterchangePlan | undefined): ScopModel | undefined {
   const stencil = delicmForTimeTiling(ctx, m, s);
   if (stencil) return stencil;
+  const jammed = delicmForRowJam(ctx, m, s);
+  if (jammed) return jammed;
   // Forwarding changes no loop: without a statement in two loops, no model has a band to tile.
   if (!s.tile || m.budget.exhaustedBy || (s.shortcuts && noNest(m)) || !hoistedOutOfLoops(m)) return undefined;
   const r = delicmFor(ctx, m, s.shortcuts);
@@ -59,6 +62,33 @@ export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSetti
   const after = tiledBands(r.model, planFor(r.model), s);
   if (after === 0 || after <= tiledBands(m, planFor(m), s)) return undefined;
   return r.model;
+}
+
+/**
+ * DeLICM's model of `m` when the row jam takes it and not `m`: -O3 keeps each row's sum in a
+ * PHI, one location for every row, so no two rows' sums can run together; mapped onto the
+ * element the row writes (trisolv's x[i]), each row sums in its own. Else undefined.
+ */
+function delicmForRowJam(ctx: PassContext, m: ScopModel, s: ScheduleSettings): ScopModel | undefined {
+  const shape = s.rowJam === 0 || m.budget.exhaustedBy ? undefined : rowJamShape(m);
+  if (shape === undefined || typeof shape === 'string' || shape instanceof NestRefused) return undefined;
+  if (!m.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'))) return undefined;
+  // Within the optimizer's quota; isl giving up leaves the plain model, as in the optimizer.
+  const jams = (model: ScopModel): boolean =>
+    model.budget.run(model.ctx, 'schedule', scheduleQuota(model, s), () => {
+      const j = rowJam(model, { factor: s.rowJam });
+      if ('decision' in j) j.decision.schedule?.dispose();
+      return 'decision' in j;
+    });
+  try {
+    if (jams(m)) return undefined;
+    const r = delicmFor(ctx, m, s.shortcuts);
+    if (r.unchanged !== undefined || r.model.budget.exhaustedBy) return undefined;
+    return jams(r.model) ? r.model : undefined;
+  } catch (e) {
+    if (e instanceof IslError) return undefined;
+    throw e;
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import { optimizeOrKeep, optimizeSchedule, type ScheduleDecision, type ScheduleO
 import { machineCaches, vectorBytesOf } from '../transform/tile-sizes';
 import { timeTile, type TimeTileOptions, type TimeTileResult } from '../transform/time-tiling';
 import { schedulerNotWorthIt } from '../transform/schedule-filter';
+import { rowJam, rowJamShape } from '../transform/row-jam';
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { parallelOption } from './parallel-option';
@@ -77,12 +78,21 @@ export const timeTileWavefrontOption: PassOption = {
   description: 'run a stencil\'s time tiles (constant sizes) in wavefronts, the tiles of one wavefront on OpenMP\'s threads with --parallel (transform/wavefront.ts; default: as --parallel, so tscc -fopenmp; without threads one thread ran jacobi-2d in wavefront order with 1.37x the CPU time)',
 };
 
+export const rowJamOption: PassOption = {
+  name: 'row-jam',
+  description: 'run the rows of a triangular solve jammed: in `for r: s = init; for k: s = s op a(r,k) b(k); x[r] = g(s)` whose rows read what earlier rows finished (trisolv, cholesky), rows r0..r0+U-1 summed together over the k below the block, each row\'s sum in its k order, then the triangle inside the block row by row (transform/row-jam.ts; default true)',
+};
+export const rowJamFactorOption: PassOption = {
+  name: 'row-jam-factor',
+  description: 'rows the row jam runs together, U (default 8: independent chains enough to cover the latency of two FMA units)',
+};
+
 export const scheduleShortcutsOption: PassOption = {
   name: 'schedule-shortcuts',
   description: 'spend less isl work on the schedule for the same result: isl\'s scheduler only where its schedule could be taken (not where no statement is in two loops, nor where no access walks across rows innermost and none to a matrix stays on one element along a loop: transform/schedule-filter.ts; the report\'s schedule.schedulerSkipped says why), DeLICM for time tiling only where it could make a stencil, and the DeLICM probes\' schedules and time tiles reused by the optimizer (default true; --schedule-shortcuts=false runs every step as before, with the same output)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, scheduleShortcutsOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, scheduleShortcutsOption, rowJamOption, rowJamFactorOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -95,6 +105,8 @@ export interface ScheduleSettings extends ScheduleOptions {
   readonly timeTileWavefront: boolean;
   /** --schedule-shortcuts */
   readonly shortcuts: boolean;
+  /** --row-jam: the factor U, 0 when off. */
+  readonly rowJam: number;
 }
 
 export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attributeGroups: ReadonlyMap<number, string> }): ScheduleSettings | undefined {
@@ -117,6 +129,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     timeTileSizes: sizesOption(ctx, timeTileSizesOption),
     timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, booleanOption(ctx, parallelOption, false)),
     shortcuts: booleanOption(ctx, scheduleShortcutsOption, true),
+    rowJam: booleanOption(ctx, rowJamOption, true) ? nonNegativeIntegerOption(ctx, rowJamFactorOption, 8) : 0,
   };
 }
 
@@ -160,7 +173,9 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
   if (made) return made;
   const limit = scheduleQuota(model, s);
   const innermost = innermostDim(interchange);
-  return optimizeOrKeep(model, () =>
+  // Why the row jam refused a nest of its shape, for the report whatever the optimizer does next.
+  let jamRefused: string | undefined;
+  const d = optimizeOrKeep(model, () =>
     model.budget.run(model.ctx, 'schedule', limit, () => {
       // isl's scheduler only where its schedule could be taken (transform/schedule-filter.ts).
       const isl = (): ScheduleDecision => {
@@ -168,6 +183,10 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
         if (skipped === undefined) return optimizeSchedule(model, innermost, s);
         return { schedule: undefined, why: `the original order is kept: isl's scheduler not run: ${skipped}`, schedulerSkipped: skipped, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
       };
+      // A triangular solve's rows jammed (transform/row-jam.ts), where its nest is one.
+      const jam = s.rowJam > 0 && typeof rowJamShape(model) !== 'string' ? rowJam(model, { factor: s.rowJam }) : undefined;
+      if (jam && 'decision' in jam) return jam.decision;
+      jamRefused = jam?.refused;
       // Stencils first: isl's scheduler would spend its quota on them and refuse the skew it finds.
       if (!s.timeTile) return isl();
       const t = timeTiled(model, s);
@@ -175,6 +194,7 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
       return { ...isl(), timeTileRefused: t.refused };
     }),
   );
+  return jamRefused !== undefined ? { ...d, rowJamRefused: jamRefused } : d;
 }
 
 /**
@@ -221,6 +241,8 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     skewed: used && d.skewed,
     timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}) } : false,
     // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none with --matmul-pack=false)
+    ...(used && d.rowJammed ? { rowJammed: { statement: d.rowJammed.statement, factor: d.rowJammed.factor, rowDepth: d.rowJammed.rowDepth, why: d.rowJammed.why } } : {}),
+    ...(d.rowJamRefused !== undefined ? { rowJamRefused: d.rowJamRefused } : {}),
     matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
 }
@@ -244,6 +266,8 @@ function printScop(model: ScopModel, ctx: PassContext): string {
   if (d.timeTiled) lines.push(`    time tiles: ${d.timeTiled.why}; innermost loops parallel: ${d.timeTiled.parallelInnermost.join(', ') || 'none'}`);
   if (d.timeTiled?.tileWavefrontRefused) lines.push(`    no wavefronts of tiles: ${d.timeTiled.tileWavefrontRefused}`);
   if (d.timeTileRefused) lines.push(`    not time-tiled: ${d.timeTileRefused}`);
+  if (d.rowJammed) lines.push(`    rows jammed: ${d.rowJammed.statement}, ${d.rowJammed.factor} rows of loop depth ${d.rowJammed.rowDepth}`);
+  if (d.rowJamRefused) lines.push(`    rows not jammed: ${d.rowJamRefused}`);
   for (const t of d.tiled) {
     lines.push(`    tiled ${t.statements.join(', ')}: sizes ${t.sizes.join(' x ')}: ${t.why}`);
     if (t.jammed) lines.push(`    unrolled and jammed into the innermost loop: ${t.jammed.join(' x ')}`);

@@ -38,6 +38,7 @@ import { parametricRefusal } from './matmul-rows';
 import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, packedOperands, type MatmulInfo } from './matmul';
 import type { Plan } from './schedule-plan';
 import type { TimeTiled } from './time-tiling';
+import type { RowJammed } from './row-jam';
 
 export interface ScheduleOptions {
   /** --tile: tile permutable bands of two members or more. */
@@ -91,6 +92,10 @@ export interface ScheduleDecision {
   readonly timeTileRefused?: string;
   /** Why isl's scheduler was not run, when a filter said it could not help (transform/schedule-filter.ts). */
   readonly schedulerSkipped?: string;
+  /** The rows of a chain run jammed (transform/row-jam.ts), when the tree is that. */
+  readonly rowJammed?: RowJammed;
+  /** Why the row jam did not apply to a nest of its shape, when it was tried. */
+  readonly rowJamRefused?: string;
 }
 
 export const parallelMark = 'tsopt_parallel';

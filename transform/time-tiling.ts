@@ -338,7 +338,7 @@ function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[]
 }
 
 /** { [a] -> [b] : a lexicographically before b } for every pair of dimensions in `pairs`. */
-function lexLess(model: ScopModel, pairs: UnionMap): UnionMap {
+export function lexLess(model: ScopModel, pairs: UnionMap): UnionMap {
   return relationPerSpace(model, pairs, (n, m) => {
     const ors = Array.from({ length: Math.min(n, m) }, (_, k) => [...Array.from({ length: k }, (_, j) => `a${j} = b${j}`), `a${k} < b${k}`].join(' and '));
     return ors.length === 0 ? 'false' : ors.map((x) => `(${x})`).join(' or ');
