@@ -109,7 +109,7 @@ export class AstToIr {
    * iterator bound to `iv`, or to `iterator(iv)` when given: a counter whose iterations run the
    * iterator's values in another order), from the builder's block; leaves the builder at the loop's exit.
    */
-  private emitLoop(node: ForNode, init: Value, cond: (iv: Instruction) => Value, step?: Value, iterator?: (iv: Instruction) => Value): void {
+  private emitLoop(node: ForNode, init: Value, cond: (iv: Instruction) => Value, step?: Value, iterator?: (iv: Instruction) => Value): { header: BasicBlock; iterator: Value } {
     const b = this.b;
     const name = iterName(node);
     const pre = b.insertBlock!;
@@ -118,7 +118,8 @@ export class AstToIr {
     b.br(header);
     b.positionAtEnd(header);
     const iv = b.phi(init.type, iterator ? `${name}.count` : name, [[init, pre]]);
-    this.iterators.set(name, iterator ? iterator(iv) : iv);
+    const value = iterator ? iterator(iv) : iv;
+    this.iterators.set(name, value);
     const exit = this.newBlock('exit');
     b.condBr(cond(iv), body, exit);
     b.positionAtEnd(body);
@@ -137,6 +138,7 @@ export class AstToIr {
     this.iterators.delete(name);
     b.positionAtEnd(exit);
     this.hooks.loop?.({ node, header, latchBranch, innermost: !containsFor(node.body), depth: this.enclosing.length });
+    return { header, iterator: value };
   }
 
   /**
@@ -157,12 +159,14 @@ export class AstToIr {
     const span = b.binary('sdiv', b.sub(ub, lb), inc);
     const n = b.select(b.icmp('slt', ub, lb), constInt(i64, 0), b.add(span, constInt(i64, 1)), 'par.n');
     const serial = p.serial(b, n, this.enclosing);
+    const last = b.add(lb, b.mul(b.sub(n, constInt(i64, 1)), inc), 'par.last.iv');
     const entry = this.newBlock('par.entry');
     const first = this.blocks.length - 1;
     b.br(entry);
     b.positionAtEnd(entry);
     const { threads, thread } = p.team(b, serial);
     const share = containsFor(node.body) && shapedBy(node.body, iterName(node)) ? 'zigzag' : 'block';
+    let loop: { header: BasicBlock; iterator: Value };
     if (share === 'zigzag') {
       // Static zigzag schedule: the iterations dealt out in rounds of 2T, forwards then
       // backwards, so thread t runs the iterations q = t, 2T - 1 - t, 2T + t, 4T - 1 - t, ...
@@ -177,7 +181,7 @@ export class AstToIr {
       const q = (m: Value): Value => b.add(b.mul(b.binary('sdiv', m, constInt(i64, 2)), round), b.select(b.icmp('ne', b.and(m, constInt(i64, 1)), constInt(i64, 0)), back, thread), 'par.q');
       // The header binds the iterator (lb + q inc) before it tests q < n.
       let at: Value | undefined;
-      this.emitLoop(node, constInt(i64, 0), () => b.icmp('slt', at!, n), constInt(i64, 1), (m) => {
+      loop = this.emitLoop(node, constInt(i64, 0), () => b.icmp('slt', at!, n), constInt(i64, 1), (m) => {
         at = q(m);
         return b.add(lb, b.mul(at, inc), 'par.iv');
       });
@@ -192,13 +196,13 @@ export class AstToIr {
       const k1 = b.select(b.icmp('slt', n, b.add(k0, chunk)), n, b.add(k0, chunk));
       const from = b.add(lb, b.mul(k0, inc), 'par.lb');
       const to = b.add(lb, b.mul(b.sub(k1, constInt(i64, 1)), inc), 'par.ub');
-      this.emitLoop(node, from, (iv) => b.icmp('sle', iv, to));
+      loop = this.emitLoop(node, from, (iv) => b.icmp('sle', iv, to));
     }
     const done = this.newBlock('par.done');
     b.br(done);
     const region = this.blocks.slice(first, this.blocks.length - 1);
     b.positionAtEnd(done);
-    p.region({ node, entry, blocks: region, done, serial, share });
+    p.region({ node, entry, blocks: region, done, serial, share, ...loop, last });
   }
 }
 
@@ -241,6 +245,10 @@ export interface ParallelRegion {
   readonly serial: Value;
   /** How the iterations are shared out: contiguous blocks, or in a zigzag (thread t of T: t, 2T - 1 - t, 2T + t, ...). */
   readonly share: 'block' | 'zigzag';
+  /** The loop's header (it binds the iterator), the iterator's value there, and its value in the last iteration (computed before the region). */
+  readonly header: BasicBlock;
+  readonly iterator: Value;
+  readonly last: Value;
 }
 
 /** What the caller decides for a loop it wants run in parallel (`AstCodegenHooks.parallel`). */

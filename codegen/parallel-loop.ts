@@ -26,6 +26,7 @@ import {
 import type { ScopModel } from '../polyhedral/model';
 import { AstExprEmitter } from './ast-expr';
 import { parallelBound, statementCalls, visitLoops, type ParallelLoopHooks, type ParallelRegion } from './ast-to-ir';
+import { privatizeRegion, type PrivateArray } from './privatize';
 
 const i32 = intType(32);
 const i64 = intType(64);
@@ -121,7 +122,7 @@ export interface ParallelCodegen {
    * complete (its live-outs merged). Returns, per loop, its label and whether it runs in
    * parallel or why not.
    */
-  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag' }[];
+  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag'; privatized?: string[] }[];
 }
 
 /**
@@ -132,6 +133,7 @@ export interface ParallelCodegen {
 export function parallelCodegen(
   module: Module, fn: IrFunction, index: number, candidates: ReadonlySet<ForNode>, extents: ReadonlyMap<string, readonly AstExprTree[]>,
   param64: (name: string) => Value, minWork: number, onFork: (b: IrBuilder) => void,
+  privatized: ReadonlyMap<ForNode, readonly PrivateArray[]> = new Map(),
 ): ParallelCodegen {
   const regions: PendingRegion[] = [];
   const runtime = (name: string, ret: typeof i32): IrFunction => getOrInsertFunction(module, name, functionType(ret, []));
@@ -187,14 +189,24 @@ export function parallelCodegen(
       },
     };
   };
-  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag' }[] => regions.map((r, k) => {
-    const why = outlineProblem(r, slots);
+  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag'; privatized?: string[] }[] => regions.map((r, k) => {
+    // Arrays private to each iteration (codegen/privatize.ts): a buffer per thread.
+    const arrays = privatized.get(r.node) ?? [];
+    const made = privatizeRegion(fn, r, arrays);
+    if (typeof made === 'string') {
+      keepInline(r);
+      return { loop: r.node, why: `its private arrays: ${made}` };
+    }
+    const buffers = made;
+    const own = new Set([...slots, ...buffers]);
+    const names = arrays.length > 0 ? { privatized: arrays.map((p) => p.array.name) } : {};
+    const why = outlineProblem(r, own);
     if (why) {
       keepInline(r);
-      return { loop: r.node, why };
+      return { loop: r.node, why, ...names };
     }
-    outlineRegion(module, fn, r, slots, `tsopt.par.${fn.name}.scop${index}.${k}`, onFork);
-    return { loop: r.node, share: r.share };
+    outlineRegion(module, fn, r, own, `tsopt.par.${fn.name}.scop${index}.${k}`, onFork, new Set(buffers));
+    return { loop: r.node, share: r.share, ...names };
   });
   return { hook, outline };
 }
@@ -267,7 +279,7 @@ function outlinedAttributes(module: Module, fn: IrFunction): string {
  * GOMP_parallel, or directly when `r.serial` holds. Values from outside the region travel in a
  * struct at %data; scalar slots the region writes get a slot per thread.
  */
-function outlineRegion(module: Module, fn: IrFunction, r: PendingRegion, slots: ReadonlySet<Instruction>, name: string, onFork: (b: IrBuilder) => void): void {
+function outlineRegion(module: Module, fn: IrFunction, r: PendingRegion, slots: ReadonlySet<Instruction>, name: string, onFork: (b: IrBuilder) => void, buffers: ReadonlySet<Instruction>): void {
   const inside = regionSet(r);
   const inRegion = (i: Instruction): boolean => i.parent !== undefined && inside.has(i.parent);
   const inputs: Value[] = [];
@@ -279,7 +291,7 @@ function outlineRegion(module: Module, fn: IrFunction, r: PendingRegion, slots: 
         const outside = (op.kind === 'instruction' && !inRegion(op)) || op.kind === 'argument';
         if (!outside || seen.has(op)) continue;
         seen.add(op);
-        const written = op.kind === 'instruction' && slots.has(op) && op.uses.some((u) => u.user.kind === 'instruction' && inRegion(u.user) && u.user.opcode === 'store' && u.user.operands[1] === op);
+        const written = op.kind === 'instruction' && slots.has(op) && (buffers.has(op) || op.uses.some((u) => u.user.kind === 'instruction' && inRegion(u.user) && u.user.opcode === 'store' && u.user.operands[1] === op));
         if (written) privatized.push(op as Instruction);
         else inputs.push(op);
       }
@@ -319,7 +331,7 @@ function outlineRegion(module: Module, fn: IrFunction, r: PendingRegion, slots: 
   const sb = new IrBuilder(entry);
   const typed = sb.bitcast(sub.args[0]!, pointerTo(struct), 'par.in');
   const loaded = inputs.map((v, k) => sb.load(v.type, sb.gep(struct, typed, [constInt(i32, 0), constInt(i32, k)]), `${(v as { name?: string }).name ?? 'in'}.par`));
-  const own = privatized.map((slot) => sb.alloca(slot.allocatedType!, `${slot.name ?? 'slot'}.thread`));
+  const own = privatized.map((slot) => sb.alloca(slot.allocatedType!, `${slot.name ?? 'slot'}.thread`, slot.align));
   sb.br(pre);
   for (const block of r.blocks) {
     fn.blocks.splice(fn.blocks.indexOf(block), 1);

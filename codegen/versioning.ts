@@ -39,6 +39,7 @@ import { packingCodegen, planPacking, type PackingPlan } from './packing';
 import { fastPathName, MetadataTable } from './metadata';
 import { outerIterations } from './outer-iteration';
 import { domainExtents, parallelCandidates, parallelCodegen } from './parallel-loop';
+import { privatizedLoops } from './privatize';
 import { planRerolls, rolledHeaderValues, type RerolledLoop } from './reroll';
 import { NotExpandableError, ScevExpander } from './scev-expander';
 
@@ -59,7 +60,7 @@ export interface VersionedScop {
   /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
   readonly rerolledLoops: number;
   /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
-  readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: 'block' | 'zigzag' }[];
+  readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: 'block' | 'zigzag'; readonly privatized?: readonly string[] }[];
   /** The schedule optimizer's decision (absent with --schedule=false), whether the fast path took its tree, and if not why. */
   readonly schedule: { readonly decision: ScheduleDecision; readonly used: boolean; readonly notUsed: string | undefined } | undefined;
 }
@@ -322,8 +323,11 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const fb = new IrBuilder(fastEntry);
     // With the optimizer's tree, its marks say which loops may run on threads (never a tile's point loops).
     const threadable = scheduled ? markedParallelLoops(ast, threadableMarks) : parallel;
-    const candidates = o.parallel ? parallelCandidates(ast, threadable) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
-    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'));
+    // Outermost loops that carry nothing once arrays each iteration writes first are private (codegen/privatize.ts).
+    const privatizable = o.parallel ? privatizedLoops(ast, model, threadable) : new Map();
+    const privateArrays = new Map([...privatizable].flatMap(([n, p]) => ('arrays' in p ? [[n, p.arrays] as const] : [])));
+    const candidates = o.parallel ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()])) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
+    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays);
     const gen = new AstToIr(fb, {
       parallel: par.hook,
       parameter: lookup64,
@@ -375,7 +379,8 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     packs?.release(new IrBuilder(fb.insertBlock!));
     mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
     // Once the fast path is complete: what reads its scalar slots after a parallel loop is known.
-    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}), ...(r.share ? { share: r.share } : {}) }));
+    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}), ...(r.share ? { share: r.share } : {}), ...(r.privatized ? { privatized: r.privatized } : {}) }));
+    for (const [n, p] of privatizable) if ('why' in p) omp.push({ loop: astLoopLabel(n, model), why: `not parallel with private arrays either: ${p.why}` });
     if (o.parallel && candidates.size === 0) {
       omp.push({ loop: '(none)', why: parallel.size === 0 ? 'every loop of the fast path carries a dependence' : 'no loop without a dependence has bounds known before it runs' });
     }

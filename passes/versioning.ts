@@ -210,7 +210,7 @@ export const versioningPass: ModulePass = {
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location,
             fields: {
-              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSchedules: v.ompLoops.filter((l) => !l.why).map((l) => l.share), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`) } : {}),
+              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSchedules: v.ompLoops.filter((l) => !l.why).map((l) => l.share), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`), ...privatizedReport(v.ompLoops) } : {}),
               interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...(source.delicmMappedOnly ? { delicmMappedOnly: source.delicmMappedOnly } : {}), ...islSpending(model),
             },
           });
@@ -249,3 +249,9 @@ export const versioningPass: ModulePass = {
     return changed || o.stats ? 'none' : 'all';
   },
 };
+
+/** `ompPrivatized`: the arrays each thread of a parallel loop keeps a copy of (codegen/privatize.ts), as `array in loop`; absent when none. */
+function privatizedReport(loops: readonly { readonly loop: string; readonly why?: string; readonly privatized?: readonly string[] }[]): { ompPrivatized?: string[] } {
+  const out = loops.filter((l) => !l.why).flatMap((l) => (l.privatized ?? []).map((a) => `${a} in ${l.loop}`));
+  return out.length > 0 ? { ompPrivatized: out } : {};
+}

@@ -9,11 +9,10 @@
 // contiguous blocks per thread: the report's ompSchedules), not inside the micro-kernel, whose outlined copy is compiled for the caller's target; its two
 // calls from the program's own parallel region fork nothing;
 // the Jacobi stencil is time-tiled, its tiles in wavefronts, and forks once per wavefront.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { tsccOnPath } from '../tscc/support';
 import { runOk, tempDir } from '../support/tools';
+import { runThreads, tsccWith } from './omp-run';
 
 const work = tempDir('tsopt-parallel-tiles-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -24,24 +23,8 @@ const SIZES = '--l1-cache-size=32768 --l2-cache-size=1048576 --time-tile-sizes=4
 interface Scop { location: string; ompParallelLoops?: string[]; ompSchedules?: string[]; ompSerialLoops?: string[]; schedule?: { taken: boolean; matmul: false | unknown[]; timeTiled: false | object } }
 type Report = { functions: { name: string; scops: Scop[] }[] };
 
-function tscc(args: readonly string[], flags: string): void {
-  const { env } = tsccOnPath({ TSCC_STRICT: '1', TSOPT_FLAGS: flags });
-  const r = spawnSync('tscc', args, { env, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`tscc ${args.join(' ')} failed: ${r.stderr}`);
-}
-
-/** The program's output and, per function, the teams its first SCoP started (--rtc-stats). */
-function run(exe: string, threads: number, args: readonly string[] = []): { out: string; forks: Record<string, number> } {
-  const r = spawnSync(exe, args, { env: { ...process.env, OMP_NUM_THREADS: String(threads) }, encoding: 'utf8' });
-  expect(r.status).toBe(0);
-  const lines = r.stderr.split('\n').filter((l) => l.startsWith('tsopt-rtc: '));
-  const forks: Record<string, number> = {};
-  for (const l of lines) {
-    const fn = l.split(' ')[1]!;
-    if (!(fn in forks)) forks[fn] = Number(/ parallel=(\d+)/.exec(l)![1]);
-  }
-  return { out: r.stdout, forks };
-}
+const tscc = tsccWith;
+const run = runThreads;
 
 test('the matmul path forks at its jr loops, time tiles once per wavefront, output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads; calls inside the program\'s parallel region fork nothing', () => {
   const exe = path.join(work, 'tiles');
