@@ -246,7 +246,9 @@ export function insertMatmulBands(
   node = split(node, [markOf(mj, 'tile'), markOf(mk, 'tile'), markOf(mi, 'tile')]);
   // The copy statements of B-like operands before ic's mark: per jc, kc block, the block's
   // elements they read; those of A-like operands below ic: per jc, kc, ic block.
-  for (const p of packing.filter((q) => q.operand === 'B')) node = packBefore(model, node.parent().parent(), p).child(0).child(0);
+  // A B-like copy's rows are rows of the packed buffer (j), written once each: under jc's tile
+  // mark its row loop may run on threads (syr2k's two copies ran serially between the teams of jr).
+  for (const p of packing.filter((q) => q.operand === 'B')) node = packBefore(model, node.parent().parent(), p, markOf(mj, 'tile')).child(0).child(0);
   for (const p of packing.filter((q) => q.operand === 'A')) node = packBefore(model, node, p);
   // jr, ir (and k's single tile) as one band over the micro-tiles, the micro-kernel below.
   const microTiles = (below: ScheduleNode): ScheduleNode => below.insertPartialSchedule(micro.tile).bandSetPermutable(1);
@@ -289,12 +291,16 @@ export function insertMatmulBands(
  * statement's instances under each prefix read (isl scans Pack's j, k in order, k innermost
  * along the packed row). Returns the node at `at`'s place.
  */
-function packBefore(model: ScopModel, at: ScheduleNode, p: PackedOperand): ScheduleNode {
+function packBefore(model: ScopModel, at: ScheduleNode, p: PackedOperand, mark?: string): ScheduleNode {
   const st = model.statements.find((s) => s.name === p.statement)!;
   const xs = st.loops.map((_, k) => `x${k}`);
   const toPack = model.ctx.unionMap(`{ ${st.name}[${xs.join(', ')}] -> ${p.pack}[x${p.row}, x${p.roles.k}] }`);
   const extension = at.getPrefixScheduleUnionMap().intersectDomain(st.domain.toUnionSet()).reverse().applyRange(toPack).coalesce();
-  return at.graftBefore(ScheduleNode.fromExtension(extension));
+  const grafted = at.graftBefore(ScheduleNode.fromExtension(extension));
+  if (!mark) return grafted;
+  // sequence > [..., filter > leaf (the copy), filter > at, ...]: the mark above the copy's leaf.
+  const copy = grafted.parent().previousSibling().child(0).insertMark(model.ctx.id(mark));
+  return copy.parent().nextSibling().child(0);
 }
 
 /**
