@@ -513,12 +513,13 @@ function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions,
 
 /**
  * matmulSizes' setting on threads (--parallel): the A-like reads of `st`, or undefined (blocks
- * for one thread) off threads and in SCoPs of three products or more: with smaller blocks each
- * product runs several ic blocks, and 3mm's three at LARGE (800 rows, Mc 512) sent isl's AST
- * over the codegen quota (1.09M operations), so that its fast path kept the original order.
+ * for one thread) off threads, in SCoPs of three products or more, and at parametric sizes:
+ * with smaller blocks each product runs several ic blocks, and 3mm's three at LARGE (800 rows,
+ * Mc 512) sent isl's AST over the codegen quota (1.09M operations), so that its fast path kept
+ * the original order; parametric ASTs are larger still (transform/matmul.ts).
  */
 function threadBlocks(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, o: ScheduleOptions): { aBlocks: number } | undefined {
-  if (!o.threads || model.statements.filter((s) => matmulRoles(model, s) !== undefined).length > 2) return undefined;
+  if (!o.threads || model.context.dim(DimType.param) > 0 || model.statements.filter((s) => matmulRoles(model, s) !== undefined).length > 2) return undefined;
   return { aBlocks: aLikeReads(model, st, roles) };
 }
 
