@@ -24,6 +24,7 @@ import {
   type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
 } from '../ir';
 import type { ScopModel } from '../polyhedral/model';
+import type { PackedOperand } from '../transform/matmul';
 import { AstExprEmitter } from './ast-expr';
 import { parallelBound, statementCalls, visitLoops, type ParallelLoopHooks, type ParallelRegion } from './ast-to-ir';
 import { privatizeRegion, type PrivateArray } from './privatize';
@@ -53,6 +54,22 @@ export function domainExtents(model: ScopModel): Map<string, AstExprTree[]> {
     out.set(st.name, extents);
   }
   return out;
+}
+
+/**
+ * `extents` with the matmul path's copy statements (Pack_n[row, k], transform/matmul.ts), which
+ * are not the model's: each dimension's extent is that of the matmul statement's dimension it
+ * copies along. Without them a copy loop's work read as 1 and it never ran on threads (gemm's A
+ * and syr2k's two operands were copied on one thread per kc block between the teams of jr).
+ */
+export function withCopyExtents(extents: Map<string, AstExprTree[]>, copies: readonly { readonly operand: PackedOperand }[]): Map<string, AstExprTree[]> {
+  for (const { operand } of copies) {
+    const of = extents.get(operand.statement);
+    const row = of?.[operand.row];
+    const k = of?.[operand.roles.k];
+    if (row && k) extents.set(operand.pack, [row, k]);
+  }
+  return extents;
 }
 
 /**

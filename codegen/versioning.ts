@@ -38,7 +38,7 @@ import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './
 import { packingCodegen, planPacking, type PackingPlan } from './packing';
 import { fastPathName, MetadataTable } from './metadata';
 import { outerIterations } from './outer-iteration';
-import { domainExtents, parallelCandidates, parallelCodegen } from './parallel-loop';
+import { domainExtents, withCopyExtents, parallelCandidates, parallelCodegen } from './parallel-loop';
 import { privatizedLoops } from './privatize';
 import { planRerolls, rolledHeaderValues, type RerolledLoop } from './reroll';
 import { NotExpandableError, ScevExpander } from './scev-expander';
@@ -193,7 +193,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         const tree = readAstNode(optimized && rerolls.length === 0 ? build.nodeFromSchedule(optimized) : build.nodeFromScheduleMap(schedule));
         // The matmul path's copy statements (codegen/packing.ts), in the optimizer's tree only.
         packing = optimized && rerolls.length === 0 ? planPacking(model, decision?.matmul.flatMap((m) => m.packing) ?? []) : [];
-        return [p, tree, plans, rerolls, o.parallel ? domainExtents(model) : new Map<string, AstExprTree[]>()] as const;
+        return [p, tree, plans, rerolls, o.parallel ? withCopyExtents(domainExtents(model), packing) : new Map<string, AstExprTree[]>()] as const;
       }),
     );
   try {

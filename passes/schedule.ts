@@ -121,6 +121,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     packA: booleanOption(ctx, matmulPackAOption, false),
     matmulParametric: booleanOption(ctx, matmulParametricOption, true),
     matmulParametricPack: booleanOption(ctx, matmulParametricPackOption, false),
+    threads: booleanOption(ctx, parallelOption, false),
     tileSizes: sizes,
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },
     vectorBytes: vectorBytesOf(module as never),

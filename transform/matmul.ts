@@ -125,6 +125,11 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
   return out;
 }
 
+/** The reads of `st` invariant along j (A-like: the ic x kc blocks every micro-panel of jr reads), packed or not. */
+export function aLikeReads(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles): number {
+  return st.accesses.filter((a) => a.kind === 'read' && a.array.kind === 'array' && a.scalar === undefined && stride(model, st, a, roles.j) === 'invariant' && stride(model, st, a, roles.i) !== 'invariant').length;
+}
+
 /**
  * The roles of `st`'s loops when it is a matrix-multiplication statement, else undefined:
  * three loops; array accesses: one written element C (written once, or twice in DeLICM's
@@ -179,17 +184,24 @@ export function matmulRoles(model: ScopModel, st: ScopStatementModel): MatmulRol
  * three products at LARGE (800 rows: two ic blocks) sent its AST over the codegen quota, 1.15M
  * operations, and it ran in the original order, 2.7x slower.)
  */
-export function matmulSizes(caches: CacheSizes, vectorBytes: number, elementBytes: number): MatmulSizes {
+export function matmulSizes(caches: CacheSizes, vectorBytes: number, elementBytes: number, threads?: { readonly aBlocks: number }): MatmulSizes {
   const lanes = Math.max(1, Math.floor(vectorBytes / elementBytes));
   const registers = vectorBytes >= 64 ? 32 : 16;
   const vectors = registers >= 32 ? 3 : 2;
   const nr = vectors * lanes;
   const mr = Math.min(8, Math.floor((registers - vectors - 1) / vectors));
   const kc = Math.max(16, Math.floor((caches.l1 * 3) / 4 / (nr * elementBytes) / 8) * 8);
-  const mc = Math.max(mr, Math.floor(caches.l2 / (kc * elementBytes) / mr) * mr);
+  // On threads (--parallel), every thread reads the whole Mc x Kc block of each A-like operand
+  // from its own L2 once per micro-panel of jr, while the threads share the L3: the blocks
+  // together take at most half of L2, leaving room for the C micro-tiles each jr panel streams
+  // through. Filling L2 with one block, gemm's A (1024 x 128 doubles) was fetched again from L3
+  // for each of the 45 jr panels on both threads at once.
+  const aBytes = threads ? caches.l2 / 2 / Math.max(1, threads.aBlocks) : caches.l2;
+  const mc = Math.max(mr, Math.floor(aBytes / (kc * elementBytes) / mr) * mr);
   const nc = nr * Math.max(1, Math.floor(2048 / nr));
   const why = `micro-tile ${mr} x ${nr} (${mr}x${vectors} accumulators of ${lanes} lanes in ${registers} vector registers), `
-    + `Kc ${kc} (B's ${kc}x${nr} micro-panel: ${kc}x${nr}x${elementBytes} B <= 3/4 of L1 ${caches.l1 >> 10} KiB), Mc ${mc} (A's block: ${mc}x${kc}x${elementBytes} B <= L2 ${caches.l2 >> 10} KiB), Nc ${nc}`;
+    + `Kc ${kc} (B's ${kc}x${nr} micro-panel: ${kc}x${nr}x${elementBytes} B <= 3/4 of L1 ${caches.l1 >> 10} KiB), Mc ${mc} (A's block: ${mc}x${kc}x${elementBytes} B <= `
+    + `${threads ? `half of L2 ${caches.l2 >> 10} KiB${threads.aBlocks > 1 ? ` over ${threads.aBlocks} A-like operands` : ''}, on threads` : `L2 ${caches.l2 >> 10} KiB`}), Nc ${nc}`;
   return { mr, nr, mc, kc, nc, why };
 }
 
@@ -246,8 +258,11 @@ export function insertMatmulBands(
   node = split(node, [markOf(mj, 'tile'), markOf(mk, 'tile'), markOf(mi, 'tile')]);
   // The copy statements of B-like operands before ic's mark: per jc, kc block, the block's
   // elements they read; those of A-like operands below ic: per jc, kc, ic block.
-  for (const p of packing.filter((q) => q.operand === 'B')) node = packBefore(model, node.parent().parent(), p).child(0).child(0);
-  for (const p of packing.filter((q) => q.operand === 'A')) node = packBefore(model, node, p);
+  // A copy's rows are rows of the packed buffer (j for a B-like operand, i for an A-like one),
+  // written once each: under that loop's tile mark its row loop may run on threads (syr2k's
+  // two copies ran serially between the teams of jr).
+  for (const p of packing.filter((q) => q.operand === 'B')) node = packBefore(model, node.parent().parent(), p, markOf(mj, 'tile')).child(0).child(0);
+  for (const p of packing.filter((q) => q.operand === 'A')) node = packBefore(model, node, p, markOf(mi, 'tile'));
   // jr, ir (and k's single tile) as one band over the micro-tiles, the micro-kernel below.
   const microTiles = (below: ScheduleNode): ScheduleNode => below.insertPartialSchedule(micro.tile).bandSetPermutable(1);
   const point = (m: number): MultiUnionPwAff => MultiUnionPwAff.fromUnionPwAff(micro.point.getAt(m));
@@ -289,12 +304,16 @@ export function insertMatmulBands(
  * statement's instances under each prefix read (isl scans Pack's j, k in order, k innermost
  * along the packed row). Returns the node at `at`'s place.
  */
-function packBefore(model: ScopModel, at: ScheduleNode, p: PackedOperand): ScheduleNode {
+function packBefore(model: ScopModel, at: ScheduleNode, p: PackedOperand, mark?: string): ScheduleNode {
   const st = model.statements.find((s) => s.name === p.statement)!;
   const xs = st.loops.map((_, k) => `x${k}`);
   const toPack = model.ctx.unionMap(`{ ${st.name}[${xs.join(', ')}] -> ${p.pack}[x${p.row}, x${p.roles.k}] }`);
   const extension = at.getPrefixScheduleUnionMap().intersectDomain(st.domain.toUnionSet()).reverse().applyRange(toPack).coalesce();
-  return at.graftBefore(ScheduleNode.fromExtension(extension));
+  const grafted = at.graftBefore(ScheduleNode.fromExtension(extension));
+  if (!mark) return grafted;
+  // sequence > [..., filter > leaf (the copy), filter > at, ...]: the mark above the copy's leaf.
+  const copy = grafted.parent().previousSibling().child(0).insertMark(model.ctx.id(mark));
+  return copy.parent().nextSibling().child(0);
 }
 
 /**

@@ -35,7 +35,7 @@ import { columnWalkTileSizes } from './column-walk-tiles';
 import { innermostRunning } from './running-loops';
 import { tileSizes, type CacheSizes } from './tile-sizes';
 import { parametricRefusal } from './matmul-rows';
-import { distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, packedOperands, type MatmulInfo } from './matmul';
+import { aLikeReads, distributeMatmul, insertMatmulBands, matmulRefused, matmulRoles, matmulSizes, packedOperands, type MatmulInfo, type MatmulRoles } from './matmul';
 import type { Plan } from './schedule-plan';
 import type { TimeTiled } from './time-tiling';
 import type { RowJammed } from './row-jam';
@@ -60,6 +60,8 @@ export interface ScheduleOptions {
   readonly matmulParametric: boolean;
   /** --matmul-parametric-pack: at parametric sizes, also where an operand needs packing (buffers sized at run time). */
   readonly matmulParametricPack: boolean;
+  /** --parallel: the matmul path's blocks are sized for threads sharing the L3 (transform/matmul.ts, matmulSizes). */
+  readonly threads?: boolean;
 }
 
 /** One tiled band: its members' sizes and why. */
@@ -508,7 +510,19 @@ function matmulBand(model: ScopModel, mupa: MultiUnionPwAff, o: ScheduleOptions,
   if (parametricRefusal(model, st, needsPacking(model, st), o.matmulParametricPack, { mupa, i: along.indexOf(roles.i) }) !== undefined) return undefined;
   const packing = o.pack ? packedOperands(model, st, roles, packs, o.packA) : [];
   const packed = packing.map((p) => st.accesses[p.access]!.array.name);
-  return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes), packed, packing }, along };
+  return { info: { statement: st.name, roles, sizes: matmulSizes(o.caches, o.vectorBytes, elementBytes, threadBlocks(model, st, roles, o)), packed, packing }, along };
+}
+
+/**
+ * matmulSizes' setting on threads (--parallel): the A-like reads of `st`, or undefined (blocks
+ * for one thread) off threads, in SCoPs of three products or more, and at parametric sizes:
+ * with smaller blocks each product runs several ic blocks, and 3mm's three at LARGE (800 rows,
+ * Mc 512) sent isl's AST over the codegen quota (1.09M operations), so that its fast path kept
+ * the original order; parametric ASTs are larger still (transform/matmul.ts).
+ */
+function threadBlocks(model: ScopModel, st: ScopStatementModel, roles: MatmulRoles, o: ScheduleOptions): { aBlocks: number } | undefined {
+  if (!o.threads || model.context.dim(DimType.param) > 0 || model.statements.filter((s) => matmulRoles(model, s) !== undefined).length > 2) return undefined;
+  return { aBlocks: aLikeReads(model, st, roles) };
 }
 
 function bandTileSizes(model: ScopModel, statements: readonly ScopStatementModel[], members: number, o: ScheduleOptions, mupa: MultiUnionPwAff): { sizes: number[]; why: string } {

@@ -158,6 +158,9 @@ describe('recognition', () => {
     const caches = { l1: 32768, l2: 1048576 };
     expect(matmulSizes(caches, 64, 8)).toMatchObject({ mr: 8, nr: 24, kc: 128, mc: 1024, nc: 2040 });
     expect(matmulSizes(caches, 32, 8)).toMatchObject({ mr: 6, nr: 8 });
+    // On threads (--parallel) the A-like blocks take half of L2 together: syr2k reads two.
+    expect(matmulSizes(caches, 64, 8, { aBlocks: 1 })).toMatchObject({ kc: 128, mc: 512 });
+    expect(matmulSizes(caches, 64, 8, { aBlocks: 2 })).toMatchObject({ kc: 128, mc: 256 });
   });
 });
 

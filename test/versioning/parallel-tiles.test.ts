@@ -75,3 +75,33 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   expect(run(exe, 2).forks.jacobi).toBe(12);
   expect(run(exe, 1).forks.jacobi).toBe(0);
 }, 300_000);
+
+// The matmul path's copies (codegen/packing.ts) on the threads: syrk's two B-like copies of A
+// per kc block sit outside ic's mark, under a mark of their own (transform/matmul.ts), and their
+// work counts the copied rows and k (codegen/parallel-loop.ts, withCopyExtents). Before, the copy
+// loops were no candidates, and a copy's work read as 1 where one was (gemm's A below ic): both
+// copies ran on one thread between the teams of jr.
+test('the copies of the matmul path run on the threads; output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads', () => {
+  const copies = path.join(__dirname, 'fixtures', 'omp-copies.c');
+  const exe = path.join(work, 'copies');
+  const report = path.join(work, 'copies.json');
+  // --parallel-min-work=1: a loop whose work reads as 1 stays serial with two threads.
+  tscc(['-O3', '-fopenmp', copies, '-o', exe], `--verify-each --parallel-min-work=1 --rtc-stats ${SIZES} --report=${report}`);
+  const reference = path.join(work, 'copies-ref');
+  runOk('clang-14', ['-O3', '-fopenmp', copies, '-o', reference]);
+  const want = run(reference, 2).out;
+  expect(want).toMatch(/^syrk [0-9a-f]{16} /);
+  for (const threads of [1, 2, 4]) expect(run(exe, threads).out).toBe(want);
+  const syrk = (JSON.parse(fs.readFileSync(report, 'utf8')) as Report).functions.find((f) => f.name === 'syrk')!.scops[0]!;
+  // On threads, A's block takes half of L2 (1 MiB here; SSE2's 6 x 4 micro-tile, Kc 768): Mc 84
+  // rows (84 x 768 doubles), not 168 (transform/matmul.ts, matmulSizes), so that ic runs twice.
+  expect(syrk.schedule!.matmul).toMatchObject([{ packed: ['%3', '%3'], blocks: { mc: 84, kc: 768 } }]);
+  // The scaling rows (a triangle: zigzag), the copies' rows (one loop for both: block), jr
+  // (block), the partial tiles' ir (zigzag). kc runs once (M = 70), ic twice (two teams each
+  // for jr and ir): six teams per call. With one thread's Mc (168: ic once) four; before the
+  // copies ran on the threads, two.
+  expect(syrk.ompParallelLoops).toEqual(['%5', 'c2', 'c3', '%5']);
+  expect(syrk.ompSchedules).toEqual(['zigzag', 'block', 'block', 'zigzag']);
+  expect(run(exe, 2).forks.syrk).toBe(6);
+  expect(run(exe, 1).forks.syrk).toBe(0);
+}, 300_000);
