@@ -107,7 +107,7 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
       relation: ctx.map(p + a.relation).coalesce(),
       approximation: a.approximation,
     }));
-    return { name: s.name, block: s.source.block, loops: s.source.loops, domain, schedule, accesses };
+    return { name: s.name, block: s.source.block, loops: s.source.loops, domain, schedule, accesses, ...(s.source.instructions ? { instructions: s.source.instructions } : {}) };
   });
 
   // [params] -> { Stmt[..] } for every statement
