@@ -11,7 +11,7 @@ import { successors, type BasicBlock, type IrFunction, type Module } from '../ir
 import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
 import { scopDetectionAnalysis } from '../analysis/scop-detection';
 import { islSpending } from '../polyhedral/budget';
-import type { FunctionScopModels } from '../polyhedral/model';
+import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import { NotVersioned, versionScop, type VersionedScop, type VersioningHooks, type VersioningOptions } from '../codegen/versioning';
 import { StaleModelError } from '../codegen/dominance';
 import { RtcStats } from '../codegen/check-stats';
@@ -211,7 +211,7 @@ export const versioningPass: ModulePass = {
             pass: 'versioning', function: fn.name, location,
             fields: {
               versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSchedules: v.ompLoops.filter((l) => !l.why).map((l) => l.share), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`) } : {}),
-              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...(source.delicmMappedOnly ? { delicmMappedOnly: source.delicmMappedOnly } : {}), ...islSpending(model),
+              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...(source.delicmMappedOnly ? { delicmMappedOnly: source.delicmMappedOnly } : {}), ...splitReport(source.model), ...islSpending(model),
             },
           });
           ctx.remarks.push({
@@ -249,3 +249,9 @@ export const versioningPass: ModulePass = {
     return changed || o.stats ? 'none' : 'all';
   },
 };
+
+/** `splitStatements`: the statements that are one part of their block (analysis/statement-split.ts) with their innermost loop, `Stmt_43_b (in loop %43)`; absent when none. */
+function splitReport(model: ScopModel): { splitStatements?: string[] } {
+  const parts = model.statements.filter((st) => st.instructions !== undefined);
+  return parts.length === 0 ? {} : { splitStatements: parts.map((st) => `${st.name} (in loop ${st.loops.length === 0 ? 'none' : model.loopLabels.get(st.loops[st.loops.length - 1]!) ?? '?'})`) };
+}

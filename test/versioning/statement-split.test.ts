@@ -50,7 +50,7 @@ test("the k loop's block becomes the update, which touches no scalar, and the su
   for (const [fn, sts] of statements(false)) expect([fn, sts.filter((s) => s.part)]).toEqual([fn, []]);
 }, 120_000);
 
-type Scop = { versioned: boolean; fastPathKept?: boolean; schedule?: { taken: boolean; why: string; tileSizes: number[][]; fused: boolean; matmul: false | { statement: string; microTile: number[] }[] } };
+type Scop = { versioned: boolean; fastPathKept?: boolean; splitStatements?: string[]; schedule?: { taken: boolean; why: string; tileSizes: number[][]; fused: boolean; matmul: false | { statement: string; microTile: number[] }[] } };
 
 test("isl's scheduler gives the update a tiled nest of its own (the matmul path at compile-time sizes), and the fast path prints what clang -O3's build prints", async () => {
   const report = path.join(work, 'symm-split.json');
@@ -59,6 +59,10 @@ test("isl's scheduler gives the update a tiled nest of its own (the matmul path 
   expect(r.status).toBe(0);
   const functions = (JSON.parse(fs.readFileSync(report, 'utf8')) as { functions: { name: string; scops: Scop[] }[] }).functions;
   const scop = (fn: string): Scop[] => functions.find((f) => f.name === fn)!.scops;
+  // The report names both parts of the k loop's block.
+  for (const fn of ['kernel_symm_vla', 'kernel_symm_fixed']) {
+    expect([fn, scop(fn)[0]!.splitStatements]).toEqual([fn, [expect.stringMatching(/^Stmt_\w+ \(in loop %\d+\)$/), expect.stringMatching(/^Stmt_\w+_b \(in loop %\d+\)$/)]]);
+  }
   // Run-time sizes: the update's band tiled by the generic tiling (three members).
   expect(scop('kernel_symm_vla')).toMatchObject([{ versioned: true, fastPathKept: true, schedule: { taken: true, matmul: false } }]);
   expect(scop('kernel_symm_vla')[0]!.schedule!.tileSizes.map((s) => s.length)).toEqual([3]);
