@@ -6,8 +6,9 @@
 //             t += B[k][j]*A[i][k]; }                Stmt_S_b[i, j, k]  (the PHI t: a chain along k)
 //
 // A block is split only where that lets something move: one part carries a chain through a
-// PHI (a sum -O3 keeps in a register, one location for every iteration, so isl's scheduler
-// keeps its order) and the other part touches no PHI and stores to arrays. Parts are the
+// PHI of the block's loop (it reads the PHI and writes its next value: a sum -O3 keeps in a
+// register, one location for every iteration, so isl's scheduler keeps its order) and the
+// other part touches no PHI and stores to arrays. Parts are the
 // union of operand trees (inside the block) of their roots, the stores and the values written
 // to scalars; two roots belong to one part when their trees share a load, a call or a
 // division (what must run once). Pure arithmetic both trees use (addresses) is computed in
@@ -75,7 +76,10 @@ export function splitStatement(st: ScopStatement): readonly ScopStatement[] {
     const chained = [...g].some((i) => phiRoots.has(i)) || phiReads.some((s) => usesOf(g, s.value));
     for (const i of g) (chained ? chain : free).add(i);
   }
-  if (chain.size === 0 || free.size === 0 || ![...free].some((i) => i.opcode === 'store')) return [st];
+  // The chain must run through the block's own loop: a PHI of this block read and written here
+  // (a PHI's start value alone, written for a loop inside, constrains nothing a split would free).
+  const recurrent = phiReads.some((r) => r.value.parent === block && st.scalars.some((w) => w.kind === 'phi' && w.access === 'write' && w.value === r.value && chain.has(w.incoming as Instruction)));
+  if (!recurrent || chain.size === 0 || free.size === 0 || ![...free].some((i) => i.opcode === 'store')) return [st];
   // Every access belongs to one part (a load no root uses keeps the block whole).
   const memory = st.accesses.map((a) => a.instruction);
   if (memory.some((i) => !chain.has(i) && !free.has(i)) || [...free].some((i) => chain.has(i) && once(i))) return [st];
