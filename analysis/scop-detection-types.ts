@@ -164,6 +164,8 @@ export interface ScopStatement {
    * it runs, its stores and scalar writes with their operand trees; undefined: the whole block.
    */
   readonly instructions?: ReadonlySet<Instruction>;
+  /** For a part: the block's statement before splitting (what `--split-statements=false` models). */
+  readonly whole?: ScopStatement;
 }
 
 /** Two base pointers, at least one written in the SCoP, that we could not prove distinct. */

@@ -17,7 +17,7 @@
 // to one base pointer where one writes, or the block is not split (the run-time check rules
 // out overlap between different base pointers).
 import { calledFunction, type Instruction, type Value } from '../ir';
-import type { ScopScalarAccess, ScopStatement } from './scop-detection-types';
+import type { Scop, ScopScalarAccess, ScopStatement } from './scop-detection-types';
 
 const DIVISIONS = new Set(['udiv', 'sdiv', 'urem', 'srem', 'fdiv', 'frem']);
 /** Calls that only inform the optimizer (the block generator drops them). */
@@ -104,5 +104,12 @@ export function splitStatement(st: ScopStatement): readonly ScopStatement[] {
     accesses: st.accesses.filter((a) => part.has(a.instruction)),
     scalars: scalarsOf(part, part === chain),
     instructions: part,
+    whole: st,
   }));
+}
+
+/** `scop` with every split statement's parts replaced by the block's whole statement (`--split-statements=false`). */
+export function unsplitScop(scop: Scop): Scop {
+  if (!scop.statements.some((st) => st.whole)) return scop;
+  return { ...scop, statements: [...new Set(scop.statements.map((st) => st.whole ?? st))] };
 }

@@ -19,7 +19,7 @@ import { delicmMaxOperationsOption } from './delicm';
 import { interchangePlansFor, scopSources, type ScopSource } from './scop-sources';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
-import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
+import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption, splitStatementsOption } from './scop-passes';
 import { moduleBudgetOptions } from './module-budget-options';
 import { parallelOption } from './parallel-option';
 import { inlineCheckedAccessorsOption } from './checked-accessors';
@@ -151,7 +151,7 @@ export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
-    maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
+    maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
     parallelOption, parallelMinWorkOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {

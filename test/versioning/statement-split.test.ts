@@ -4,8 +4,9 @@
 // without a scalar, the sum with the PHI's read and write; isl's scheduler then gives the update
 // a nest of its own after the sums, tiled (at compile-time sizes the matmul path's micro-kernel),
 // and the fast path prints what clang -O3's build prints, at run-time sizes that are and are not
-// multiples of the tiles. Without splitting (ScopDetectionOptions.split false) the block stays
-// one statement.
+// multiples of the tiles. Without splitting (ScopDetectionOptions.split false, or
+// --split-statements=false for the model) the block stays one statement and the original order
+// is kept.
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -march=skylake-avx512 (tscc's unrolling flags) -emit-llvm
 //     | tsopt --verify-each --l1-cache-size=32768 --l2-cache-size=1048576 | llc-14 -O3
 import * as fs from 'node:fs';
@@ -68,6 +69,15 @@ test("isl's scheduler gives the update a tiled nest of its own (the matmul path 
   expect(scop('kernel_symm_vla')[0]!.schedule!.tileSizes.map((s) => s.length)).toEqual([3]);
   // Compile-time sizes: the update is a matrix product over i (C[k][j] += alpha*B[i][j]*A[i][k]).
   expect(scop('kernel_symm_fixed')).toMatchObject([{ versioned: true, fastPathKept: true, schedule: { taken: true, matmul: [{ microTile: [8, 24] }] } }]);
+  // --split-statements=false: one statement per block, and the sums keep the update in the original order.
+  const unsplitReport = path.join(work, 'symm-unsplit.json');
+  const u = await tsoptAsync(['--verify-each', '--split-statements=false', `--report=${unsplitReport}`, '--l1-cache-size=32768', '--l2-cache-size=1048576'], compileToIr(fixture, IR_FLAGS));
+  expect(u.status).toBe(0);
+  const unsplit = (JSON.parse(fs.readFileSync(unsplitReport, 'utf8')) as { functions: { name: string; scops: Scop[] }[] }).functions;
+  for (const fn of ['kernel_symm_vla', 'kernel_symm_fixed']) {
+    expect([fn, unsplit.find((f) => f.name === fn)!.scops]).toEqual([fn, [expect.objectContaining({ versioned: true, schedule: expect.objectContaining({ taken: false }) })]]);
+    expect(unsplit.find((f) => f.name === fn)!.scops[0]!.splitStatements).toBeUndefined();
+  }
   const obj = path.join(work, 'symm-split.o');
   runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', obj], r.stdout);
   const exe = path.join(work, 'symm-split');
