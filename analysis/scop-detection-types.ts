@@ -159,6 +159,13 @@ export interface ScopStatement {
   readonly accesses: readonly ScopMemoryAccess[];
   /** Scalar accesses: reads first, then writes. */
   readonly scalars: readonly ScopScalarAccess[];
+  /**
+   * When the statement is one part of its block (analysis/statement-split.ts): the instructions
+   * it runs, its stores and scalar writes with their operand trees; undefined: the whole block.
+   */
+  readonly instructions?: ReadonlySet<Instruction>;
+  /** For a part: the block's statement before splitting (what `--split-statements=false` models). */
+  readonly whole?: ScopStatement;
 }
 
 /** Two base pointers, at least one written in the SCoP, that we could not prove distinct. */

@@ -29,6 +29,7 @@ import type {
   ScopMemoryAccess, ScopRejection, ScopScalarAccess, ScopStatement,
 } from './scop-detection-types';
 import { PROFILE_DISPATCH_METADATA } from './scop-detection-types';
+import { splitStatement } from './statement-split';
 
 
 interface Region {
@@ -61,6 +62,8 @@ export interface ScopDetectionOptions {
    * model must first build range accesses (see `ScopMemoryAccess.range`).
    */
   readonly memset?: boolean;
+  /** Split a block into two statements where one part carries a PHI chain and the other does not (analysis/statement-split.ts); default true. */
+  readonly split?: boolean;
 }
 
 /** Subscripts and inner sizes of a GEP over constant-size arrays. */
@@ -681,14 +684,15 @@ class Detector {
       }
       const sc = scalars.get(b) ?? [];
       if (accesses.length === 0 && sc.length === 0) continue;
-      statements.push({
+      const statement: ScopStatement = {
         name: `Stmt_${this.se.nameOf(b).slice(1).replace(/[^A-Za-z0-9_]/g, '_')}`,
         block: b,
         loops: loopsAround(b),
         domain: domains.domainOf(b),
         accesses,
         scalars: [...sc.filter((s) => s.access === 'read'), ...sc.filter((s) => s.access === 'write')],
-      });
+      };
+      statements.push(...(this.options.split === false ? [statement] : splitStatement(statement)));
     }
     const errorBlocks: ScopErrorEdge[] = [];
     for (const b of r.blocks) {

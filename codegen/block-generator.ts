@@ -5,7 +5,8 @@
 //   - PHIs (induction variables) rebuilt from their scalar evolution over the new
 //     induction variables,
 //   - pure instructions of other SCoP blocks (address arithmetic) cloned in place.
-// Scalars the model knows (values defined in one statement and used in another, PHIs) go
+// A statement that is one part of its block (statement splitting) copies only its part's
+// instructions. Scalars the model knows (values defined in one statement and used in another, PHIs) go
 // through memory, as Polly demotes them: each has a stack slot; a read loads it where the
 // value is first needed, writes store to it after the statement's instructions. Scalars DeLICM
 // mapped onto array elements live there instead (see mapped-accesses.ts); operand trees it
@@ -64,6 +65,7 @@ export function copyStatement(
   iterations: ReadonlyMap<ScevLoop, Value>,
   b: IrBuilder,
   scalars: StatementScalars = { reads: new Map(), writes: [] },
+  only?: ReadonlySet<Instruction>,
 ): void {
   const map = new Map<Value, Value>();
   const inRegion = (v: Value): v is Instruction => v.kind === 'instruction' && v.parent !== undefined && cx.regionBlocks.has(v.parent);
@@ -132,8 +134,9 @@ export function copyStatement(
 
   for (const [original, value] of scalars.atStart?.(b, newValue) ?? []) map.set(original, value);
   // Program order, loads included: a load must not move past a store of the same statement.
+  // A statement that is one part of its block (`only`, analysis/statement-split.ts) runs its part.
   for (const inst of block.instructions) {
-    if (inst.opcode === 'phi' || inst.opcode === 'br' || inst.opcode === 'switch' || map.has(inst)) continue;
+    if (inst.opcode === 'phi' || inst.opcode === 'br' || inst.opcode === 'switch' || map.has(inst) || (only && !only.has(inst))) continue;
     if (inst.opcode === 'call') {
       const callee = inst.operands[0];
       const name = callee && callee.kind === 'function' ? callee.name : '';

@@ -99,7 +99,7 @@ export function planRerolls(model: ScopModel, se: ScalarEvolution, excluded: (st
  */
 function isPlainLoopBody(st: ScopStatementModel): boolean {
   const l = st.loops[st.loops.length - 1]?.loop;
-  return l !== undefined && l.header === st.block && l.blocks.length === 1 && onlyArrays(st);
+  return l !== undefined && l.header === st.block && l.blocks.length === 1 && st.instructions === undefined && onlyArrays(st);
 }
 
 /** The statement writes no scalar and reads none but values computed before its innermost loop. */
@@ -115,7 +115,7 @@ function onlyArrays(st: ScopStatementModel): boolean {
 function isOuterBlockOf(u: ScopStatementModel, r: ScopStatementModel): boolean {
   const d = u.loops.length;
   const lu = u.loops[d - 1]!.loop;
-  return r.loops.length === d - 1 && r.loops.every((l, k) => l === u.loops[k]) && !lu.containsBlock(r.block) && r.block.instructions[0]?.opcode !== 'phi';
+  return r.loops.length === d - 1 && r.loops.every((l, k) => l === u.loops[k]) && !lu.containsBlock(r.block) && r.block.instructions[0]?.opcode !== 'phi' && r.instructions === undefined;
 }
 
 /**

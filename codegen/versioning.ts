@@ -361,7 +361,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
             const array = arrayOfInst.get(original);
             if (array) decorateAccess(copy, array, original);
           },
-        }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb, valueOf) => new Map([...(scalars.atStart?.(hb, valueOf) ?? []), ...header(hb)]) } : scalars);
+        }, st.block, iterations, builder, header ? { ...scalars, atStart: (hb, valueOf) => new Map([...(scalars.atStart?.(hb, valueOf) ?? []), ...header(hb)]) } : scalars, st.instructions);
       },
       loop: (loop) => {
         const g = groups.get(loop.node);

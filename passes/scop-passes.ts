@@ -9,7 +9,7 @@ import { defaultScopMaxOperations } from '../polyhedral/budget';
 import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import { printDependences, printFunctionModels, printScopModel } from '../polyhedral/print';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
-import { nonNegativeIntegerOption } from './pass';
+import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { moduleBudgetOptions } from './module-budget-options';
 
 /** `--isl-max-operations=N`: isl operations allowed per SCoP while modelling it (0: no limit). */
@@ -27,6 +27,12 @@ export const scopMaxOperationsOption: PassOption = {
     `(default ${defaultScopMaxOperations}, 0 = no limit; --isl-max-operations, --delicm-max-operations and --codegen-max-operations bound single steps within it)`,
 };
 
+/** `--split-statements=false`: each block one statement (analysis/statement-split.ts). */
+export const splitStatementsOption: PassOption = {
+  name: 'split-statements',
+  description: "split a block whose PHI chain (a sum kept in a register) and array update are independent into two statements, so the schedule optimizer may move the update (default true; the report's splitStatements names the parts)",
+};
+
 export function maxOperationsFrom(ctx: Pick<PassContext, 'options'>): number {
   return nonNegativeIntegerOption(ctx, maxOperationsOption, defaultMaxOperations);
 }
@@ -38,6 +44,7 @@ export function modelOptionsFrom(ctx: Pick<PassContext, 'options' | 'moduleBudge
     scopMaxOperations: nonNegativeIntegerOption(ctx, scopMaxOperationsOption, defaultScopMaxOperations),
     delinearize: defaultDelinearizer,
     moduleBudget: ctx.moduleBudget,
+    splitStatements: booleanOption(ctx, splitStatementsOption, true),
   };
 }
 
@@ -47,7 +54,7 @@ export function modelAnalysisFrom(ctx: Pick<PassContext, 'options' | 'moduleBudg
 }
 
 /** A printer of every SCoP model of every function (`body` gives one SCoP's lines). */
-export function printerPass(name: string, description: string, body: (m: ScopModel, ctx: PassContext) => string, options: readonly PassOption[] = [maxOperationsOption, scopMaxOperationsOption, ...moduleBudgetOptions]): ModulePass {
+export function printerPass(name: string, description: string, body: (m: ScopModel, ctx: PassContext) => string, options: readonly PassOption[] = [maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, ...moduleBudgetOptions]): ModulePass {
   return {
     name,
     description,

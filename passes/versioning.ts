@@ -11,7 +11,7 @@ import { successors, type BasicBlock, type IrFunction, type Module } from '../ir
 import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
 import { scopDetectionAnalysis } from '../analysis/scop-detection';
 import { islSpending } from '../polyhedral/budget';
-import type { FunctionScopModels } from '../polyhedral/model';
+import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
 import { NotVersioned, versionScop, type VersionedScop, type VersioningHooks, type VersioningOptions } from '../codegen/versioning';
 import { StaleModelError } from '../codegen/dominance';
 import { RtcStats } from '../codegen/check-stats';
@@ -19,7 +19,7 @@ import { delicmMaxOperationsOption } from './delicm';
 import { interchangePlansFor, scopSources, type ScopSource } from './scop-sources';
 import type { AnalysisKey, ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
-import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption } from './scop-passes';
+import { maxOperationsOption, modelAnalysisFrom, scopMaxOperationsOption, splitStatementsOption } from './scop-passes';
 import { moduleBudgetOptions } from './module-budget-options';
 import { parallelOption } from './parallel-option';
 import { inlineCheckedAccessorsOption } from './checked-accessors';
@@ -151,7 +151,7 @@ export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
-    maxOperationsOption, scopMaxOperationsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
+    maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
     parallelOption, parallelMinWorkOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {
@@ -211,7 +211,7 @@ export const versioningPass: ModulePass = {
             pass: 'versioning', function: fn.name, location,
             fields: {
               versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSchedules: v.ompLoops.filter((l) => !l.why).map((l) => l.share), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`), ...privatizedReport(v.ompLoops) } : {}),
-              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...(source.delicmMappedOnly ? { delicmMappedOnly: source.delicmMappedOnly } : {}), ...islSpending(model),
+              interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...(source.delicmMappedOnly ? { delicmMappedOnly: source.delicmMappedOnly } : {}), ...splitReport(source.model), ...islSpending(model),
             },
           });
           ctx.remarks.push({
@@ -254,4 +254,10 @@ export const versioningPass: ModulePass = {
 function privatizedReport(loops: readonly { readonly loop: string; readonly why?: string; readonly privatized?: readonly string[] }[]): { ompPrivatized?: string[] } {
   const out = loops.filter((l) => !l.why).flatMap((l) => (l.privatized ?? []).map((a) => `${a} in ${l.loop}`));
   return out.length > 0 ? { ompPrivatized: out } : {};
+}
+
+/** `splitStatements`: the statements that are one part of their block (analysis/statement-split.ts) with their innermost loop, `Stmt_43_b (in loop %43)`; absent when none. */
+function splitReport(model: ScopModel): { splitStatements?: string[] } {
+  const parts = model.statements.filter((st) => st.instructions !== undefined);
+  return parts.length === 0 ? {} : { splitStatements: parts.map((st) => `${st.name} (in loop ${st.loops.length === 0 ? 'none' : model.loopLabels.get(st.loops[st.loops.length - 1]!) ?? '?'})`) };
 }

@@ -6,6 +6,7 @@ import type { AnalysisKey, FunctionAnalysisManager } from '../analysis/analysis-
 import type { ScopRejection } from '../analysis/scop-detection-types';
 import { scopDetectionAnalysis } from '../analysis/scop-detection';
 import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
+import { unsplitScop } from '../analysis/statement-split';
 import { type Delinearizer, type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
 import { ScopBudget, defaultScopMaxOperations } from './budget';
 import { sharedDelinearizer } from './delinearization/analysis';
@@ -26,14 +27,16 @@ export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager,
   const ctx = new Ctx();
   const models: ScopModel[] = [];
   const hook = options.delinearize;
-  for (const scop of detection.scops) {
+  for (const found of detection.scops) {
+    const scop = options.splitStatements === false ? unsplitScop(found) : found;
     // One budget per SCoP, carried by its model to DeLICM and versioning.
     const scopLimit = options.scopMaxOperations ?? defaultScopMaxOperations;
     const budget = admitted ? admitted.budget(scopLimit) : new ScopBudget(scopLimit);
     // Delinearization spends from the budget (under what remains of it, or charged from the
     // shared cache); once per SCoP, though the model may be described twice (with and without casts).
     let shapes: ReturnType<Delinearizer> | undefined;
-    const delinearize: Delinearizer | undefined = hook && ((s) => (shapes ??= hook(s, am, budget)));
+    // Detection's SCoP (its cached delinearization): the whole blocks touch the arrays its parts do.
+    const delinearize: Delinearizer | undefined = hook && ((s) => (shapes ??= hook(s === scop ? found : s, am, budget)));
     const built = buildScopModel(ctx, fn.parent, fn, scop, { ...options, delinearize }, se.factsAt(scop.entry), budget);
     if ('statements' in built) models.push(built);
     else rejections.push(built);
@@ -45,8 +48,9 @@ export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager,
 export function scopModelAnalysisWith(options: ModelOptions): AnalysisKey<FunctionScopModels> {
   // The manager caches by name: models built under different options must not share an entry.
   const scopMaxOperations = options.scopMaxOperations ?? defaultScopMaxOperations;
-  const standard = options.maxOperations === defaultMaxOperations && scopMaxOperations === defaultScopMaxOperations && options.delinearize === defaultDelinearizer;
-  const name = standard ? 'scop-model' : `scop-model(max-ops=${options.maxOperations},scop-max-ops=${scopMaxOperations}${options.delinearize ? ',delinearized' : ''})`;
+  const split = options.splitStatements !== false;
+  const standard = options.maxOperations === defaultMaxOperations && scopMaxOperations === defaultScopMaxOperations && options.delinearize === defaultDelinearizer && split;
+  const name = standard ? 'scop-model' : `scop-model(max-ops=${options.maxOperations},scop-max-ops=${scopMaxOperations}${options.delinearize ? ',delinearized' : ''}${split ? '' : ',unsplit'})`;
   return { name, compute: (fn, am) => buildFunctionModels(fn, am, options), dispose: (models) => models.dispose() };
 }
 

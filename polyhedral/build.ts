@@ -28,6 +28,8 @@ export interface ModelOptions {
   /** isl operations per SCoP over every step, model to AST (`ScopBudget`); default `defaultScopMaxOperations`, 0 = no limit. */
   readonly scopMaxOperations?: number;
   readonly delinearize?: Delinearizer;
+  /** false: model each block as one statement, undoing detection's statement splitting (analysis/statement-split.ts; default true). */
+  readonly splitStatements?: boolean;
   /** The budget of the whole module (module-budget.ts): each SCoP's budget is capped by what it has left. */
   readonly moduleBudget?: ModuleBudget;
 }
@@ -107,7 +109,7 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
       relation: ctx.map(p + a.relation).coalesce(),
       approximation: a.approximation,
     }));
-    return { name: s.name, block: s.source.block, loops: s.source.loops, domain, schedule, accesses };
+    return { name: s.name, block: s.source.block, loops: s.source.loops, domain, schedule, accesses, ...(s.source.instructions ? { instructions: s.source.instructions } : {}) };
   });
 
   // [params] -> { Stmt[..] } for every statement

@@ -89,6 +89,8 @@ export interface ScopStatementModel {
   readonly schedule: IslMap;
   /** Array accesses in program order, then scalar reads, then scalar writes. */
   readonly accesses: readonly ScopAccess[];
+  /** The instructions of `block` the statement runs when it is one part of it (statement splitting); undefined: all. */
+  readonly instructions?: ReadonlySet<Instruction>;
 }
 
 export type AssumptionKind = 'no-wrap' | 'unsigned' | 'loop-bound' | 'in-bounds' | 'delinearization' | 'error-block';

@@ -195,7 +195,9 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
       newAcross += is;
       baseAcross += was;
       if (is > was) return kept(`the original order is kept: ${st.name}'s innermost loop would walk ${is} access(es) across rows instead of ${was}`, computed.toStr());
-      if (b !== 'none' && parallelBase.has(st.loops[b]!) && now !== undefined && !now.coincident) {
+      // Only a loop with no SCoP loop inside is one opt would vectorize (a statement before or
+      // after an inner loop, such as a split sum's start and use, runs in one that is not).
+      if (b !== 'none' && parallelBase.has(st.loops[b]!) && !model.loops.some((l) => l.parent === st.loops[b]) && now !== undefined && !now.coincident) {
         return kept(`the original order is kept: ${st.name}'s innermost loop carries no dependence there, and may in isl's schedule`, computed.toStr());
       }
     }
