@@ -269,13 +269,9 @@ export function insertMatmulBands(
   }
   // Parametric sizes: isl's AST of the isolated micro-tiles ran over the codegen quota (gemm of
   // test/kernels: 1.08M operations, its i copies guarded in the partial tiles), so the full
-  // micro-tiles and the others are two filters of a sequence, and only the full ones get the
-  // micro-tile band and the micro-kernel, i unrolled. The others (the edges of a rectangle, a
-  // triangle's diagonal) run the block's point loops i, k, j: tiling them as micro-tiles too
-  // sent syrk's AST with packing to 0.91M operations and test/kernels' syrk and syr2k to 1.08M
-  // (over the quota), where the plain loops take 0.55M, 0.80M and 0.83M. Running the filters one
-  // after the other is legal: distinct micro-tiles write distinct elements of C, and each
-  // element's k loop runs in order within its kc block in either filter.
+  // micro-tiles and the others are two filters of a sequence, and only the full ones unroll i.
+  // Running them one after the other is legal: distinct micro-tiles write distinct elements of
+  // C, and each element's k loop runs in order within its kc block in either filter.
   const full = fullMicroTileInstances(model, permuted(mupa, [mj, mk, mi]), sizes);
   const partial = model.domains.intersect(domain).subtract(full);
   node = node.insertSequence(UnionSetList.fromUnionSet(full).add(partial));
@@ -285,7 +281,14 @@ export function insertMatmulBands(
   const rows = statement !== undefined && rowsApart(model, statement, domain, MultiUnionPwAff.fromUnionPwAff(mupa.getAt(mi)));
   node = microKernel(microTiles(node.child(0).child(0)), true, rows);
   while (node.getTreeDepth() > depth) node = node.parent();
-  // blocks.point's members run j, k, i within the block.
+  if (packing.length === 0) return microKernel(microTiles(node.child(1).child(0)), false);
+  // With an operand packed, the partial micro-tiles (a triangle's diagonal, a rectangle's edges)
+  // run the block's point loops i, k, j (blocks.point's members run j, k, i): tiled as
+  // micro-tiles too they sent syrk's AST to 0.91M operations and test/kernels' syrk and syr2k to
+  // 1.08M (over the quota), where the plain loops take 0.55M, 0.80M and 0.83M. Without packing
+  // they stay micro-tiles: as plain loops they also brought uBLAS 2mm's AST within the quota
+  // (1.12M -> 0.99M), but on the path its hottest micro-kernel loaded and stored C's tile on
+  // every k and the program ran slower than with the generic tiling it gets over the quota.
   return split(node.child(1).child(0).insertPartialSchedule(permuted(blocks.point, [2, 1, 0])), [markOf(mi, 'point'), markOf(mk, 'point'), markOf(mj, 'point')]);
 }
 
