@@ -104,7 +104,12 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
   const written = new Set(st.accesses.filter((a) => a.kind === 'write').map((a) => a.array));
   const region = new Set(model.scop.blocks);
   const domain = st.domain.intersectParams(model.context);
+  // At parametric sizes the context's bounds of the parameters (2^31 - 1 for an int) would read
+  // as integer extents: a buffer sized by them overflowed, malloc refused it, and the fast path
+  // silently ran the original code. There codegen computes the ranges at run time instead.
+  const parametric = model.context.dim(DimType.param) > 0;
   const bound = (dim: number, max: boolean): number | undefined => {
+    if (parametric) return undefined;
     const v = max ? domain.dimMaxVal(dim) : domain.dimMinVal(dim);
     return v.isInt() ? v.getNumSi() : undefined;
   };

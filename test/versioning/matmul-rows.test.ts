@@ -47,6 +47,12 @@ function kernelBlocks(ll: string, fn: string, array: string, min: number): { fma
     .filter((b) => b.fmas >= min);
 }
 
+/** The size operands of the packing buffers' mallocs in `fn` (a run-time value `%..`, or a constant). */
+function packingMallocs(ll: string, fn: string): string[] {
+  const body = ll.slice(ll.indexOf(`@${fn}(`));
+  return [...body.slice(0, body.indexOf('\n}\n')).matchAll(/%tsopt\.pack\.raw\S* = call i8\* @malloc\(i64 (\S+)\)/g)].map((m) => m[1]!);
+}
+
 type Scop = { versioned: boolean; schedule?: { taken: boolean; tileSizes: number[][]; matmul: false | { microTile: number[]; packed: string[] }[] } };
 
 /** tsopt on the fixture `name` (--verify-each, --rtc-stats): its output, the kernels' SCoPs by function, and the output linked and checked against clang -O3's build at `sizes` (each run's rtc statistics). */
@@ -90,8 +96,9 @@ test('gemm at run-time sizes: the micro-kernel keeps its tile of C in registers 
 }, 300_000);
 
 test('B transposed packed into a buffer sized at run time, bit for bit clang -O3\'s output; rows overlapping: the original code; --matmul-parametric-pack=false: off the path', async () => {
-  const { scops, runs } = await build([], 'gemm-rows-t');
+  const { out, scops, runs } = await build([], 'gemm-rows-t');
   expect(scops.get('kernel_gemm_rows_t')).toMatchObject([{ versioned: true, schedule: { taken: true, matmul: [{ microTile: [8, 24], packed: ['%7'] }] } }]);
+  expect(packingMallocs(disassemble(out), 'kernel_gemm_rows_t')).toEqual([expect.stringMatching(/^%/)]);
   for (const args of APART) expect(runs([...args, 't'])).toMatch(/^tsopt-rtc: kernel_gemm_rows_t \S+ scop\d+: fast=1 slow=0 /m);
   expect(runs([...OVERLAPPING, 't'])).toMatch(/^tsopt-rtc: kernel_gemm_rows_t \S+ scop\d+: fast=0 slow=1 delinearization-failed=1 /m);
   const off = await build(['--matmul-parametric-pack=false'], 'gemm-rows-t-off');
@@ -107,7 +114,12 @@ test('syrk at run-time sizes (A[j][k] packed): the full micro-tiles keep their t
   const { out, scops, runs } = await build([], 'syrk-rows', 'syrk-rows');
   expect(scops.get('kernel_syrk_rows')).toMatchObject([{ versioned: true, schedule: { taken: true, matmul: [{ microTile: [8, 24], packed: ['%5'] }] } }]);
   // C is the fifth argument: the full micro-tiles' k loop holds the 8 x 24 tile's fmuladds, C neither loaded nor stored.
-  expect(kernelBlocks(disassemble(out), 'kernel_syrk_rows', '%4', 48)).toEqual([{ fmas: 48, accesses: 0 }]);
+  const ll = disassemble(out);
+  expect(kernelBlocks(ll, 'kernel_syrk_rows', '%4', 48)).toEqual([{ fmas: 48, accesses: 0 }]);
+  // The buffer's size is computed from n and m at run time. (Sized by the context's bounds of the
+  // int parameters, it was a constant that overflowed; malloc refused it and the fast path ran
+  // the original code, with the same output.)
+  expect(packingMallocs(ll, 'kernel_syrk_rows')).toEqual([expect.stringMatching(/^%/)]);
   for (const args of SYRK_SIZES) expect(runs(args)).toMatch(/^tsopt-rtc: kernel_syrk_rows \S+ scop\d+: fast=1 slow=0 /m);
 }, 300_000);
 
