@@ -50,7 +50,7 @@ export const matmulParametricOption: PassOption = {
 };
 export const matmulParametricPackOption: PassOption = {
   name: 'matmul-parametric-pack',
-  description: 'with --matmul-parametric, also where an operand needs packing (syrk, syr2k, a transposed B), its buffer sized at run time (default false: syrk\'s triangle runs over the codegen quota and keeps its original order; transform/matmul-rows.ts, codegen/packing.ts)',
+  description: 'with --matmul-parametric, also where an operand needs packing (syrk, syr2k, a transposed B), its buffer sized at run time (default true; false: those keep the generic tiling; transform/matmul-rows.ts, codegen/packing.ts)',
 };
 export const l1CacheOption: PassOption = {
   name: 'l1-cache-size',
@@ -120,7 +120,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     pack: booleanOption(ctx, matmulPackOption, true),
     packA: booleanOption(ctx, matmulPackAOption, false),
     matmulParametric: booleanOption(ctx, matmulParametricOption, true),
-    matmulParametricPack: booleanOption(ctx, matmulParametricPackOption, false),
+    matmulParametricPack: booleanOption(ctx, matmulParametricPackOption, true),
     threads: booleanOption(ctx, parallelOption, false),
     tileSizes: sizes,
     caches: { l1: nonNegativeIntegerOption(ctx, l1CacheOption, machine.l1) || machine.l1, l2: nonNegativeIntegerOption(ctx, l2CacheOption, machine.l2) || machine.l2 },

@@ -43,9 +43,9 @@ export function rowsApart(model: ScopModel, st: ScopStatementModel, domain: Unio
 /**
  * Why the matmul path does not take `st` at parametric sizes (undefined: it does, or the sizes
  * are constants): an operand would need packing (`needsPacking`: read across rows along j) and
- * `pack` (--matmul-parametric-pack) is off (syrk's and syr2k's triangles: their full and partial
- * micro-tiles run over isl's codegen quota), or, given the band (its schedule and the member
- * playing i), its micro-tile's rows of C are not apart (rowsApart).
+ * `pack` (--matmul-parametric-pack, on by default: buffers sized at run time) is off, or, given
+ * the band (its schedule and the member playing i), its micro-tile's rows of C are not apart
+ * (rowsApart).
  */
 export function parametricRefusal(
   model: ScopModel, st: ScopStatementModel, needsPacking: boolean, pack: boolean, band?: { mupa: MultiUnionPwAff; i: number },

@@ -104,7 +104,12 @@ export function packedOperands(model: ScopModel, st: ScopStatementModel, roles: 
   const written = new Set(st.accesses.filter((a) => a.kind === 'write').map((a) => a.array));
   const region = new Set(model.scop.blocks);
   const domain = st.domain.intersectParams(model.context);
+  // At parametric sizes the context's bounds of the parameters (2^31 - 1 for an int) would read
+  // as integer extents: a buffer sized by them overflowed, malloc refused it, and the fast path
+  // silently ran the original code. There codegen computes the ranges at run time instead.
+  const parametric = model.context.dim(DimType.param) > 0;
   const bound = (dim: number, max: boolean): number | undefined => {
+    if (parametric) return undefined;
     const v = max ? domain.dimMaxVal(dim) : domain.dimMinVal(dim);
     return v.isInt() ? v.getNumSi() : undefined;
   };
@@ -284,9 +289,9 @@ export function insertMatmulBands(
   }
   // Parametric sizes: isl's AST of the isolated micro-tiles ran over the codegen quota (gemm of
   // test/kernels: 1.08M operations, its i copies guarded in the partial tiles), so the full
-  // micro-tiles and the others are two filters of a sequence, each with its own bands, and only
-  // the full ones unroll i. Running them one after the other is legal: distinct micro-tiles write
-  // distinct elements of C, and each element's k loop runs in order within its kc block.
+  // micro-tiles and the others are two filters of a sequence, and only the full ones unroll i.
+  // Running them one after the other is legal: distinct micro-tiles write distinct elements of
+  // C, and each element's k loop runs in order within its kc block in either filter.
   const full = fullMicroTileInstances(model, permuted(mupa, [mj, mk, mi]), sizes);
   const partial = model.domains.intersect(domain).subtract(full);
   node = node.insertSequence(UnionSetList.fromUnionSet(full).add(partial));
@@ -296,7 +301,15 @@ export function insertMatmulBands(
   const rows = statement !== undefined && rowsApart(model, statement, domain, MultiUnionPwAff.fromUnionPwAff(mupa.getAt(mi)));
   node = microKernel(microTiles(node.child(0).child(0)), true, rows);
   while (node.getTreeDepth() > depth) node = node.parent();
-  return microKernel(microTiles(node.child(1).child(0)), false);
+  if (packing.length === 0) return microKernel(microTiles(node.child(1).child(0)), false);
+  // With an operand packed, the partial micro-tiles (a triangle's diagonal, a rectangle's edges)
+  // run the block's point loops i, k, j (blocks.point's members run j, k, i): tiled as
+  // micro-tiles too they sent syrk's AST to 0.91M operations and test/kernels' syrk and syr2k to
+  // 1.08M (over the quota), where the plain loops take 0.55M, 0.80M and 0.83M. Without packing
+  // they stay micro-tiles: as plain loops they also brought uBLAS 2mm's AST within the quota
+  // (1.12M -> 0.99M), but on the path its hottest micro-kernel loaded and stored C's tile on
+  // every k and the program ran slower than with the generic tiling it gets over the quota.
+  return split(node.child(1).child(0).insertPartialSchedule(permuted(blocks.point, [2, 1, 0])), [markOf(mi, 'point'), markOf(mk, 'point'), markOf(mj, 'point')]);
 }
 
 /**

@@ -6,7 +6,7 @@
 // (a funnel block takes that edge). (Without -march=native, -O3 leaves the corr nest's outer loop
 // an unsigned exit test, and its inner loops are a SCoP with that counter as a varying parameter.)
 // syrk: -O3 hoists `alpha * A(i, k)` out of the j loop; forwarding it (DeLICM's model) lets the
-// schedule optimizer tile the nest. trmm: the size n is known to lie in [1, 20000] (a PHI of 60
+// schedule optimizer put the nest on the matmul path, A(j, k) packed into a buffer sized at run time. trmm: the size n is known to lie in [1, 20000] (a PHI of 60
 // and strtol's checked value), so the unsigned guard `i + 1 < n` of the k loop is affine and the
 // whole nest is one SCoP.
 import * as fs from 'node:fs';
@@ -16,7 +16,7 @@ import { compileToIr, repoRoot, run, runOk, tempDir } from '../support/tools';
 const work = tempDir('tsopt-ublas-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-interface Scop { location: string; depth: number; versioned?: boolean; notVersioned?: string; fastPathFrom?: string; schedule?: { taken: boolean; tiledBands: number } }
+interface Scop { location: string; depth: number; versioned?: boolean; notVersioned?: string; fastPathFrom?: string; schedule?: { taken: boolean; tiledBands: number; matmul?: false | { packed: string[] }[] } }
 interface Report { functions: { name: string; scops: Scop[] }[] }
 
 /** The SCoPs of main, after checking that each is versioned and that the program prints what clang++ -O3's build prints. */
@@ -48,11 +48,11 @@ test('uBLAS correlation: every SCoP of main versioned, output as clang++ -O3', (
   expect(scops.some((s) => s.depth === 3 && s.schedule?.taken === true && s.schedule.tiledBands === 1)).toBe(true);
 }, 180_000);
 
-test('uBLAS syrk: the nest tiled from DeLICM\'s model (alpha * A(i, k) forwarded), output as clang++ -O3', () => {
+test('uBLAS syrk: the nest on the matmul path from DeLICM\'s model (alpha * A(i, k) forwarded), A(j, k) packed at run-time n, output as clang++ -O3', () => {
   const nest = versionedMain('syrk').filter((s) => s.depth === 3);
   expect(nest).toHaveLength(1);
   expect(nest[0]!.fastPathFrom).toBe('delicm');
-  expect(nest[0]!.schedule).toMatchObject({ taken: true, tiledBands: 1 });
+  expect(nest[0]!.schedule).toMatchObject({ taken: true, tiledBands: 1, matmul: [{ packed: [expect.any(String)] }] });
 }, 180_000);
 
 test('uBLAS trmm: the whole nest one SCoP behind its unsigned guards, output as clang++ -O3', () => {

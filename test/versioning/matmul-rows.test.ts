@@ -4,9 +4,12 @@
 // or store of C in the k loop); its output is clang -O3's at sizes that are and are not multiples
 // of the micro-tile (8 x 24) and of Kc (128); with C's rows overlapping (ldc < n) the check fails
 // and the original code runs, still printing clang -O3's output. The same with B transposed (an
-// operand to pack) stays off the path unless --matmul-parametric-pack, which sizes the packing
-// buffer at run time. Where the path's AST runs over the codegen quota, the fast path gets the
-// generic tiling instead (codegen/versioning.ts, genericPlan).
+// operand to pack) takes the path with a packing buffer sized at run time
+// (--matmul-parametric-pack, on by default; =false keeps it off the path). A syrk written as
+// uBLAS's (its triangle, A[j][k] packed, fixtures/syrk-rows.c) takes the path too: its full
+// micro-tiles keep their tile of C in registers, the diagonal's partial ones run plain loops, and
+// every element is clang -O3's. Where the path's AST runs over the codegen quota, the fast path
+// gets the generic tiling instead (codegen/versioning.ts, genericPlan).
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -march=skylake-avx512 (tscc's unrolling flags) -emit-llvm
 //     | tsopt --verify-each --rtc-stats --l1-cache-size=32768 --l2-cache-size=1048576 | llc-14 -O3
 import * as fs from 'node:fs';
@@ -15,7 +18,7 @@ import { tsoptAsync } from '../cli/tsopt-binary';
 import { compileToIr, disassemble, runOk, tempDir } from '../support/tools';
 
 const IR_FLAGS = ['-O3', '-fno-vectorize', '-fno-slp-vectorize', '-mllvm', '-unroll-runtime=false', '-mllvm', '-unroll-allow-partial=false', '-march=skylake-avx512'];
-const fixture = path.join(__dirname, 'fixtures', 'gemm-rows.c');
+const fixtures = path.join(__dirname, 'fixtures');
 const work = tempDir('tsopt-matmul-rows-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
@@ -44,10 +47,17 @@ function kernelBlocks(ll: string, fn: string, array: string, min: number): { fma
     .filter((b) => b.fmas >= min);
 }
 
+/** The size operands of the packing buffers' mallocs in `fn` (a run-time value `%..`, or a constant). */
+function packingMallocs(ll: string, fn: string): string[] {
+  const body = ll.slice(ll.indexOf(`@${fn}(`));
+  return [...body.slice(0, body.indexOf('\n}\n')).matchAll(/%tsopt\.pack\.raw\S* = call i8\* @malloc\(i64 (\S+)\)/g)].map((m) => m[1]!);
+}
+
 type Scop = { versioned: boolean; schedule?: { taken: boolean; tileSizes: number[][]; matmul: false | { microTile: number[]; packed: string[] }[] } };
 
-/** tsopt on the fixture (--verify-each, --rtc-stats): its output, the kernels' SCoPs by function, and the output linked and checked against clang -O3's build at `sizes` (each run's rtc statistics). */
-async function build(flags: readonly string[], tag: string): Promise<{ out: Buffer; scops: Map<string, Scop[]>; runs: (args: readonly string[]) => string }> {
+/** tsopt on the fixture `name` (--verify-each, --rtc-stats): its output, the kernels' SCoPs by function, and the output linked and checked against clang -O3's build at `sizes` (each run's rtc statistics). */
+async function build(flags: readonly string[], tag: string, name = 'gemm-rows'): Promise<{ out: Buffer; scops: Map<string, Scop[]>; runs: (args: readonly string[]) => string }> {
+  const fixture = path.join(fixtures, `${name}.c`);
   const report = path.join(work, `${tag}.json`);
   const r = await tsoptAsync(['--verify-each', '--rtc-stats', `--report=${report}`, '--l1-cache-size=32768', '--l2-cache-size=1048576', ...flags], compileToIr(fixture, IR_FLAGS));
   expect(r.stderr.toString()).toBe('');
@@ -57,7 +67,7 @@ async function build(flags: readonly string[], tag: string): Promise<{ out: Buff
   runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', obj], r.stdout);
   const exe = path.join(work, tag);
   runOk('clang-14', [obj, '-o', exe]);
-  const reference = path.join(work, 'gemm-rows-clang');
+  const reference = path.join(work, `${name}-clang`);
   if (!fs.existsSync(reference)) runOk('clang-14', ['-O3', '-march=skylake-avx512', fixture, '-o', reference]);
   const stats = path.join(work, `${tag}.rtc`);
   const runs = (args: readonly string[]): string => {
@@ -76,8 +86,8 @@ const OVERLAPPING = ['20', '30', '40', '25'];
 test('gemm at run-time sizes: the micro-kernel keeps its tile of C in registers across k, bit for bit clang -O3\'s output; rows overlapping: the original code', async () => {
   const { out, scops, runs } = await build([], 'gemm-rows');
   expect(scops.get('kernel_gemm_rows')).toMatchObject([{ versioned: true, schedule: { taken: true, matmul: [{ microTile: [8, 24], packed: [] }] } }]);
-  // B transposed needs packing: off the matmul path by default.
-  expect(scops.get('kernel_gemm_rows_t')).toMatchObject([{ versioned: true, schedule: { taken: true, matmul: false } }]);
+  // B transposed needs packing: its buffer sized at run time.
+  expect(scops.get('kernel_gemm_rows_t')).toMatchObject([{ versioned: true, schedule: { taken: true, matmul: [{ microTile: [8, 24], packed: ['%7'] }] } }]);
   // The full micro-tiles' k loop: 8 rows x 24 columns of fmuladds on vectors of 4 (-march=skylake-avx512 prefers 256 bits), C neither loaded nor stored.
   expect(kernelBlocks(disassemble(out), 'kernel_gemm_rows', '%5', 48)).toEqual([{ fmas: 48, accesses: 0 }]);
   for (const args of APART) expect(runs(args)).toMatch(/^tsopt-rtc: kernel_gemm_rows \S+ scop\d+: fast=1 slow=0 /m);
@@ -85,11 +95,32 @@ test('gemm at run-time sizes: the micro-kernel keeps its tile of C in registers 
   expect(runs(OVERLAPPING)).toMatch(/^tsopt-rtc: kernel_gemm_rows \S+ scop\d+: fast=0 slow=1 delinearization-failed=1 /m);
 }, 300_000);
 
-test('--matmul-parametric-pack: B transposed packed into a buffer sized at run time, bit for bit clang -O3\'s output; rows overlapping: the original code', async () => {
-  const { scops, runs } = await build(['--matmul-parametric-pack'], 'gemm-rows-t');
+test('B transposed packed into a buffer sized at run time, bit for bit clang -O3\'s output; rows overlapping: the original code; --matmul-parametric-pack=false: off the path', async () => {
+  const { out, scops, runs } = await build([], 'gemm-rows-t');
   expect(scops.get('kernel_gemm_rows_t')).toMatchObject([{ versioned: true, schedule: { taken: true, matmul: [{ microTile: [8, 24], packed: ['%7'] }] } }]);
+  expect(packingMallocs(disassemble(out), 'kernel_gemm_rows_t')).toEqual([expect.stringMatching(/^%/)]);
   for (const args of APART) expect(runs([...args, 't'])).toMatch(/^tsopt-rtc: kernel_gemm_rows_t \S+ scop\d+: fast=1 slow=0 /m);
   expect(runs([...OVERLAPPING, 't'])).toMatch(/^tsopt-rtc: kernel_gemm_rows_t \S+ scop\d+: fast=0 slow=1 delinearization-failed=1 /m);
+  const off = await build(['--matmul-parametric-pack=false'], 'gemm-rows-t-off');
+  expect(off.scops.get('kernel_gemm_rows_t')).toMatchObject([{ versioned: true, schedule: { taken: true, matmul: false } }]);
+  expect(off.runs([...APART[1]!, 't'])).toMatch(/^tsopt-rtc: kernel_gemm_rows_t \S+ scop\d+: fast=1 slow=0 /m);
+}, 300_000);
+
+// n x m: multiples of the micro-tile (8 x 24) and of Kc (128); neither, with partial micro-tiles
+// along i, j and k; a triangle of fewer than one micro-tile; one micro-tile's rows.
+const SYRK_SIZES = [['48', '256'], ['61', '131'], ['5', '3'], ['24', '128']];
+
+test('syrk at run-time sizes (A[j][k] packed): the full micro-tiles keep their tile of C in registers across k, the diagonal\'s partial tiles run plain loops, bit for bit clang -O3\'s output', async () => {
+  const { out, scops, runs } = await build([], 'syrk-rows', 'syrk-rows');
+  expect(scops.get('kernel_syrk_rows')).toMatchObject([{ versioned: true, schedule: { taken: true, matmul: [{ microTile: [8, 24], packed: ['%5'] }] } }]);
+  // C is the fifth argument: the full micro-tiles' k loop holds the 8 x 24 tile's fmuladds, C neither loaded nor stored.
+  const ll = disassemble(out);
+  expect(kernelBlocks(ll, 'kernel_syrk_rows', '%4', 48)).toEqual([{ fmas: 48, accesses: 0 }]);
+  // The buffer's size is computed from n and m at run time. (Sized by the context's bounds of the
+  // int parameters, it was a constant that overflowed; malloc refused it and the fast path ran
+  // the original code, with the same output.)
+  expect(packingMallocs(ll, 'kernel_syrk_rows')).toEqual([expect.stringMatching(/^%/)]);
+  for (const args of SYRK_SIZES) expect(runs(args)).toMatch(/^tsopt-rtc: kernel_syrk_rows \S+ scop\d+: fast=1 slow=0 /m);
 }, 300_000);
 
 // The path's check and AST take about 0.96M operations here, the generic tiling's about 0.07M.

@@ -8,7 +8,8 @@
 // build prints; that gemm's alpha * A[i][k] is packed, computed by the copy, so that its
 // micro-kernel multiplies nothing but its FMAs; that C's tile stays in registers when ic runs
 // several blocks; and that test/kernels' parametric gemm gets the path within the codegen quota
-// (--matmul-parametric, the default; at run-time sizes nothing is packed by default).
+// (--matmul-parametric, the default; syrk at run-time sizes, its operand packed into a buffer
+// sized at run time, is test/versioning/matmul-rows.test.ts's).
 //   clang-14 -O3 -fno-vectorize -fno-slp-vectorize -march=skylake-avx512 (tscc's unrolling flags) -emit-llvm
 //     | tsopt --verify-each --l1-cache-size=32768 --l2-cache-size=1048576 | llc-14 -O3
 import * as fs from 'node:fs';
