@@ -9,10 +9,11 @@ import { profilePasses } from './profile';
 import type { AfterOptStage, ModulePass } from './pass';
 import { profitabilityStage } from './profitability-stage';
 import { scopPasses } from './scop-passes';
+import { sinkStoresPass } from './sink-stores';
 import { verifyPass } from './verify';
 import { versioningPass } from './versioning';
 
-const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, printInterchangePass, printSchedulePass, ...profilePasses, versioningPass];
+const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, printInterchangePass, printSchedulePass, ...profilePasses, sinkStoresPass, versioningPass];
 
 function byName<P extends { readonly name: string }>(passes: readonly P[]): ReadonlyMap<string, P> {
   const map = new Map<string, P>();
