@@ -34,24 +34,24 @@ function lastStore(block: BasicBlock, join: BasicBlock): Instruction | undefined
 }
 
 /** Whether two operands are one value, or equal integer constants (the parser makes one object per use). */
-function sameOperand(a: Value, b: Value): boolean {
+export function sameOperand(a: Value, b: Value): boolean {
   return a === b || (a.kind === 'const-int' && b.kind === 'const-int' && a.value === b.value && typesEqual(a.type, b.type));
 }
 
 /** Whether two addresses are the same value, or getelementptrs of the same operands. */
-function sameAddress(a: Value, b: Value): boolean {
+export function sameAddress(a: Value, b: Value): boolean {
   if (a === b) return true;
   if (a.kind !== 'instruction' || b.kind !== 'instruction' || a.opcode !== 'getelementptr' || b.opcode !== 'getelementptr') return false;
   return a.sourceElementType !== undefined && b.sourceElementType !== undefined && typesEqual(a.sourceElementType, b.sourceElementType) && a.flags === b.flags && a.operands.length === b.operands.length && a.operands.every((op, i) => sameOperand(op, b.operands[i]!));
 }
 
 /** Whether `v` is available at the top of `block` (a constant, an argument, or defined in a block that dominates it). */
-function availableAt(v: Value, block: BasicBlock, dt: DomTree): boolean {
+export function availableAt(v: Value, block: BasicBlock, dt: DomTree): boolean {
   return v.kind !== 'instruction' || (v.parent !== undefined && v.parent !== block && dt.dominates(v.parent, block));
 }
 
 /** The attachments every store has alike (`!tbaa` of one type); the others (`!dbg` of each branch's line) are dropped. */
-function commonMetadata(stores: readonly Instruction[]): MetadataAttachment[] {
+export function commonMetadata(stores: readonly Instruction[]): MetadataAttachment[] {
   return stores[0]!.metadata.filter((m) => stores.every((s) => s.metadata.some((o) => o.name === m.name && o.ref === m.ref))).map((m) => ({ ...m }));
 }
 
