@@ -17,9 +17,12 @@ import { execute, reportFailure, STDIO, type CliIo, type RunOptions } from './ru
  * gives the fast path the dependences of the array-only source, but with the original schedule it
  * only turns -O3's register accumulations back into loads and stores of array elements (2mm ran
  * 2.1x, seidel-2d 1.2x the time of plain versioning): it joins the default with the schedule
- * optimizer, which is what needs those dependences.
+ * optimizer, which is what needs those dependences. `sink-stores` goes first: one store at a join
+ * whose branches each stored to one address (TSVC's s441), `hoist-loads` one load before a branch
+ * both of whose arms load one address (s278), and `last-index` the last index where
+ * a condition held as a maximum (s331), both for opt's vectorizer.
  */
-export const DEFAULT_PIPELINE = 'versioning';
+export const DEFAULT_PIPELINE = 'sink-stores,hoist-loads,last-index,versioning';
 
 /** Our own flags; anything else must be an option some registered pass declares. */
 const CLI_FLAGS = new Set([

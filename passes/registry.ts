@@ -4,15 +4,18 @@ import { analysisPasses } from './analysis-printers';
 import { delicmPasses } from './delicm';
 import { delinearizationPasses } from './delinearize';
 import { printInterchangePass } from './interchange';
+import { hoistLoadsPass } from './hoist-loads';
+import { lastIndexPass } from './last-index';
 import { printSchedulePass } from './schedule';
 import { profilePasses } from './profile';
 import type { AfterOptStage, ModulePass } from './pass';
 import { profitabilityStage } from './profitability-stage';
 import { scopPasses } from './scop-passes';
+import { sinkStoresPass } from './sink-stores';
 import { verifyPass } from './verify';
 import { versioningPass } from './versioning';
 
-const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, printInterchangePass, printSchedulePass, ...profilePasses, versioningPass];
+const table: readonly ModulePass[] = [verifyPass, ...analysisPasses, ...delinearizationPasses, ...scopPasses, ...delicmPasses, printInterchangePass, printSchedulePass, ...profilePasses, sinkStoresPass, hoistLoadsPass, lastIndexPass, versioningPass];
 
 function byName<P extends { readonly name: string }>(passes: readonly P[]): ReadonlyMap<string, P> {
   const map = new Map<string, P>();
