@@ -70,10 +70,11 @@ export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSetti
  * element the row writes (trisolv's x[i]), each row sums in its own. Else undefined.
  */
 function delicmForRowJam(ctx: PassContext, m: ScopModel, s: ScheduleSettings): ScopModel | undefined {
-  const shape = s.rowJam === 0 || m.budget.exhaustedBy ? undefined : rowJamShape(m);
-  if (shape === undefined || typeof shape === 'string' || shape instanceof NestRefused) return undefined;
+  if (s.rowJam === 0 || m.budget.exhaustedBy) return undefined;
   if (!m.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'))) return undefined;
-  // Within the optimizer's quota; isl giving up leaves the plain model, as in the optimizer.
+  // Within the optimizer's quota, the shape's test too (it reads the exact dataflow, which can
+  // cost millions of operations on a nest the jam has nothing to do with); isl giving up leaves
+  // the plain model, as in the optimizer.
   const jams = (model: ScopModel): boolean =>
     model.budget.run(model.ctx, 'schedule', scheduleQuota(model, s), () => {
       const j = rowJam(model, { factor: s.rowJam });
@@ -81,6 +82,8 @@ function delicmForRowJam(ctx: PassContext, m: ScopModel, s: ScheduleSettings): S
       return 'decision' in j;
     });
   try {
+    const shape = m.budget.run(m.ctx, 'schedule', scheduleQuota(m, s), () => rowJamShape(m));
+    if (typeof shape === 'string' || shape instanceof NestRefused) return undefined;
     if (jams(m)) return undefined;
     const r = delicmFor(ctx, m, s.shortcuts);
     if (r.unchanged !== undefined || r.model.budget.exhaustedBy) return undefined;

@@ -72,7 +72,8 @@ export function rowJamShape(model: ScopModel): Shape | string | NestRefused {
     const k = chain.loops[n - 1]!;
     const r = chain.loops[n - 2]!;
     const flows = (loop: typeof k): boolean => (model.dependences.carried.get(loop) ?? []).some((c) => c.startsWith('RAW'));
-    if (!flows(k) || model.statements.some((st) => st !== chain && st.loops.includes(k))) continue;
+    // The loops first: the flows read the exact dataflow.
+    if (model.statements.some((st) => st !== chain && st.loops.includes(k)) || !flows(k)) continue;
     const inRow = model.statements.filter((st) => st.loops[n - 2] === r);
     if (inRow.some((st) => st !== chain && st.loops.length !== n - 1)) {
       why = `${chain.name}'s row loop holds another loop`;

@@ -98,7 +98,10 @@ test('2mm: DeLICM\'s result is made once for the probes and the interchange, not
   const { fast, full } = await bothWays('2mm');
   fast.scops.forEach((s, k) => {
     expect(s.fastPathFrom).toBe(full.scops[k]!.fastPathFrom);
-    expect(s.islOperationsBySteps!.delicm ?? 0).toBeLessThanOrEqual(full.scops[k]!.islOperationsBySteps!.delicm ?? 0);
+    // A SCoP the shortcut leaves alone does the same work both ways; the count also charges the
+    // allocations isl does not count (chargeIslAllocations), which moves by tens of operations
+    // with the heap's state (2mm's second SCoP: 124,742 against 124,724): a 0.1% margin.
+    expect(s.islOperationsBySteps!.delicm ?? 0).toBeLessThanOrEqual((full.scops[k]!.islOperationsBySteps!.delicm ?? 0) * 1.001);
   });
   const delicm = (r: Run): number => r.scops.reduce((n, s) => n + (s.islOperationsBySteps!.delicm ?? 0), 0);
   expect(fast.scops.some((s) => s.fastPathFrom === 'delicm')).toBe(true);
