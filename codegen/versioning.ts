@@ -126,6 +126,8 @@ export interface VersioningOptions {
   /** --parallel: outermost parallel loops on OpenMP's threads (codegen/parallel-loop.ts), with the work per thread below which they run serially. */
   readonly parallel: boolean;
   readonly parallelMinWork: number;
+  /** --omp-privatize: loops that carry only private arrays' dependences run on the threads too (codegen/privatize.ts). */
+  readonly privatize?: boolean;
 }
 
 /** What the pass gives the rewrite besides the model: the plans it asks for, and its log. */
@@ -324,7 +326,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     // With the optimizer's tree, its marks say which loops may run on threads (never a tile's point loops).
     const threadable = scheduled ? markedParallelLoops(ast, threadableMarks) : parallel;
     // Outermost loops that carry nothing once arrays each iteration writes first are private (codegen/privatize.ts).
-    const privatizable = o.parallel ? privatizedLoops(ast, model, threadable) : new Map();
+    const privatizable = o.parallel && o.privatize === true ? privatizedLoops(ast, model, threadable) : new Map();
     const privateArrays = new Map([...privatizable].flatMap(([n, p]) => ('arrays' in p ? [[n, p.arrays] as const] : [])));
     const candidates = o.parallel ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()])) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
     const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays);

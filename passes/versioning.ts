@@ -45,6 +45,10 @@ export const rtcCheckFunctionsOption: PassOption = {
   name: 'rtc-check-functions',
   description: 'compute each run-time check in a noinline function of its own (tsopt.check.<function>.scopN), so what the check executes can be counted in the final code (bench/check-cost.ts); costs a call per check',
 };
+export const ompPrivatizeOption: PassOption = {
+  name: 'omp-privatize',
+  description: 'with --parallel, also run outermost loops that carry dependences only on arrays each iteration writes before reading, each thread with its own copy (codegen/privatize.ts; default false: PolyBench doitgen at SMALL prints wrong values with it, not yet understood)',
+};
 export const parallelMinWorkOption: PassOption = {
   name: 'parallel-min-work',
   description: 'statement instances per thread (estimated at run time from the iteration domains) below which a parallel loop runs serially (default 100000)',
@@ -152,7 +156,7 @@ export const versioningPass: ModulePass = {
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
     maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
-    parallelOption, parallelMinWorkOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
+    parallelOption, parallelMinWorkOption, ompPrivatizeOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
@@ -166,6 +170,7 @@ export const versioningPass: ModulePass = {
       interchange: booleanOption(ctx, interchangeOption, true),
       parallel: booleanOption(ctx, parallelOption, false),
       parallelMinWork: nonNegativeIntegerOption(ctx, parallelMinWorkOption, 100_000),
+      privatize: booleanOption(ctx, ompPrivatizeOption, false),
       schedule: scheduleSettingsFrom(ctx, module),
     };
     const hooks = hooksFor(ctx, o);

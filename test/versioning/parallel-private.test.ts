@@ -1,8 +1,9 @@
-// --parallel with private arrays (codegen/privatize.ts): an outermost loop that carries
+// --parallel --omp-privatize (opt-in: wrong values on PolyBench doitgen at SMALL, not yet
+// understood) with private arrays (codegen/privatize.ts): an outermost loop that carries
 // nothing but the dependences on an array each iteration writes before reading it runs on
 // OpenMP's threads, each thread with its own copy. What the test pins, on
-// fixtures/omp-private.c (tscc -O3 -fopenmp, TSOPT_FLAGS=--verify-each --parallel-min-work=0
-// --rtc-stats):
+// fixtures/omp-private.c (tscc -O3 -fopenmp, TSOPT_FLAGS=--verify-each --omp-privatize
+// --parallel-min-work=0 --rtc-stats):
 //   - the program prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads
 //     (doitgen's A, and sum's last values: the last iteration writes sum itself);
 //   - doitgen's r loop runs on the threads with its sum private (the report's ompPrivatized),
@@ -27,7 +28,7 @@ const run = runThreads;
 test('doitgen\'s r loop runs on the threads with sum private, output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads; a loop reading the array before writing it stays serial', () => {
   const exe = path.join(work, 'private');
   const report = path.join(work, 'private.json');
-  tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats --report=${report}`);
+  tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --omp-privatize --parallel-min-work=0 --rtc-stats --report=${report}`);
   const reference = path.join(work, 'private-ref');
   runOk('clang-14', ['-O3', '-fopenmp', source, '-o', reference]);
   const want = run(reference, 2).out;
