@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { buildStamp, forgetBuild, isFresh, recordBuild } from './build-cache';
 import { measureCheckCost, type CheckCost } from './check-cost';
 import { BASELINE, FAMILY_LEVEL, LIMIT, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
 import { formatSeconds } from './results-files';
@@ -164,6 +165,22 @@ export function build(v: Variant, p: Program, extra: string[], exe: string, inpu
   return undefined;
 }
 
+/**
+ * `build`, but with `cache` (a toolchain digest, `--builds`) an executable whose stamp matches
+ * the build's is reused: 'reused', else what `build` says. Profile variants always build (their
+ * training runs are part of the build).
+ */
+export function buildOrReuse(v: Variant, p: Program, extra: string[], exe: string, inputs: readonly (readonly string[])[], cache: string | undefined): string | undefined | 'reused' {
+  if (cache === undefined || v.profile) return build(v, p, extra, exe, inputs);
+  const cmd = p.cxx ? v.cxx : v.cc;
+  const stamp = buildStamp([...cmd, ...p.flags, ...extra, ...p.sources, '-o', exe, ...p.libs], p.sources, cache, v.env);
+  if (isFresh(exe, stamp)) return 'reused';
+  forgetBuild(exe);
+  const err = build(v, p, extra, exe, inputs);
+  if (err === undefined) recordBuild(exe, stamp);
+  return err;
+}
+
 /** Compares two outputs token by token; numbers within the tolerance are equal. */
 export function compareOutputs(expected: string, actual: string, tol: Tolerance): string | undefined {
   const a = expected.trim().split(/\s+/);
@@ -285,6 +302,8 @@ export interface SuiteOptions {
   progress: (line: string) => void;
   /** Measure the run-time checks' cost with callgrind (bench/check-cost.ts). */
   checkCost: boolean;
+  /** `--builds`: the toolchain's digest; executables in `work` whose stamp matches are reused (bench/build-cache.ts). */
+  reuseBuilds?: string;
 }
 
 /** Builds, checks and times every program of a suite with every variant. */
@@ -314,7 +333,11 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
       // When checking and timing builds are the same, build once (tscc compiles are not cheap).
       const same = p.checkFlags.join(' ') === p.timeFlags.join(' ');
       // A profile is trained on the inputs its build runs on: both when one build is checked and timed.
-      const err = build(v, built, p.checkFlags, checkExe, same ? [p.checkArgs, p.timeArgs] : [p.checkArgs]) ?? (same ? undefined : build(v, built, p.timeFlags, timeExe, [p.timeArgs]));
+      const failed = (r: string | undefined): r is string => r !== undefined && r !== 'reused';
+      const checked = buildOrReuse(v, built, p.checkFlags, checkExe, same ? [p.checkArgs, p.timeArgs] : [p.checkArgs], opts.reuseBuilds);
+      const timedBuild = same || failed(checked) ? checked : buildOrReuse(v, built, p.timeFlags, timeExe, [p.timeArgs], opts.reuseBuilds);
+      const err = failed(checked) ? checked : failed(timedBuild) ? timedBuild : undefined;
+      if (checked === 'reused' && timedBuild === 'reused') opts.progress(`${where}: ${v.name} reused (--builds)`);
       if (err !== undefined) {
         variants[v.name] = { status: 'compile-error', detail: err, times: [] };
         continue;

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import yargs from 'yargs';
+import { treeDigest } from './build-cache';
 import { hasCallgrind } from './check-cost';
 import { BASELINE, LIMIT, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, TSCC_JS, Variant } from './harness';
 import { profileVariants } from './profile-variant';
@@ -39,6 +40,10 @@ interface Options {
   profile: boolean;
   /** --limit: the OpenBLAS variant (bench/limit.ts). */
   limit: boolean;
+  /** --builds DIR: executables kept there and reused when their build is the same (bench/build-cache.ts). */
+  builds?: string;
+  /** --build-only: build and check, time nothing. */
+  buildOnly: boolean;
 }
 
 const DATASETS = ['MINI', 'SMALL', 'MEDIUM', 'LARGE', 'EXTRALARGE'];
@@ -68,6 +73,8 @@ function parser(argv: readonly string[]) {
     .option('profile', { type: 'boolean', default: false, describe: 'also tscc-profgen (instrumented by -ftsopt-profile-generate) and tscc-prof (specialized by -ftsopt-profile-use after a training run on the checking and timing inputs)' })
     .option('threads', { type: 'number', default: 0, describe: 'also tscc -fopenmp and Polly -polly-parallel, run with OMP_NUM_THREADS=N (time them with --polybench: PolyBench times wall clock, our kernels CPU time)' })
     .option('limit', { type: 'boolean', default: false, describe: 'also `limit`: the BLAS-3 PolyBench kernels (gemm, 2mm, 3mm, syrk, syr2k, trmm, symm) computed by OpenBLAS (libopenblas-dev), one thread, without OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE; the kernel it ran is recorded (bench/limit.ts)' })
+    .option('builds', { type: 'string', describe: 'keep the executables in this directory and reuse those whose build (command, sources, tsopt\'s dist/) is unchanged: build on a busy machine, time on a quiet one' })
+    .option('build-only', { type: 'boolean', default: false, describe: 'build every variant and check its output, time nothing (with --builds: the builds for a later timing run)' })
     .option('check-cost', { type: 'boolean', default: false, describe: "also count the run-time checks' executed instructions (callgrind at the bench sizes: slow, about 80 min for test/kernels; bench/check-cost.ts)" })
     .strict()
     .exitProcess(false)
@@ -106,8 +113,10 @@ export function parseOptions(argv: readonly string[]): Options | undefined {
     threads: last(a.threads),
     profile: a.profile === true,
     limit: a.limit,
+    builds: a.builds === undefined ? undefined : path.resolve(last(a.builds)),
+    buildOnly: a['build-only'],
   };
-  for (const flag of ['polybench', 'kernels-dir', 'tsvc', 'out'] as const) {
+  for (const flag of ['polybench', 'kernels-dir', 'tsvc', 'out', 'builds'] as const) {
     if (a[flag] !== undefined && last(a[flag] as string | string[]) === '') throw new Error(`--${flag} needs a directory (see --help)`);
   }
   if (!DATASETS.includes(o.dataset)) throw new Error(`unknown dataset ${o.dataset} (one of ${DATASETS.join(' ')})`);
@@ -137,7 +146,9 @@ export function main(argv: readonly string[]): number {
   // Every run sees the thread count; the single-thread variants' programs use no OpenMP.
   if (o.threads > 0) process.env.OMP_NUM_THREADS = String(o.threads);
   if (o.onlyVariants) variants = variants.filter((v) => v.name === BASELINE || o.onlyVariants!.has(v.name));
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-bench-'));
+  const work = o.builds ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-bench-'));
+  if (o.builds) fs.mkdirSync(o.builds, { recursive: true });
+  const reuseBuilds = o.builds ? treeDigest([path.dirname(TSCC_JS), path.join(path.dirname(TSCC_JS), '..', 'dist')]) : undefined;
   const progress = (line: string) => process.stderr.write(`${line}\n`);
   const loadAtStart = loadReading();
   const notes = [gccGraphiteNote(), `load average ${loadAtStart.map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores at the start`];
@@ -168,12 +179,12 @@ export function main(argv: readonly string[]): number {
   const tsvcVariants = variants.filter((v) => !['gcc-graphite', 'pipe'].includes(v.name) || o.onlyVariants?.has(v.name));
   const tsvcLoops = o.tsvc ? tsvcPlannedLoops(o.tsvc, o.tsvcLoops) : [];
   const planRule = signTestRule(planned.reduce((n, s) => n + s.programs.length, 0) * variants.filter((v) => v.name !== BASELINE && v.name !== LIMIT).length + tsvcLoops.length * (tsvcVariants.length - 1));
-  const repeat = o.repeat ?? planRule.roundsNeeded;
+  const repeat = o.buildOnly ? 0 : o.repeat ?? planRule.roundsNeeded;
   notes.push(`sign test: a variant is slower (faster) than clang -O3 when P(at least that many of its untied rounds below (above) 1 by chance) < ${FAMILY_LEVEL}/comparisons; `
     + `up to ${planRule.comparisons} comparisons need at least ${planRule.roundsNeeded} rounds, the run makes ${repeat}`);
   for (const n of notes) progress(n);
   progress(`tolerances: PolyBench arrays |a-b| <= ${POLYBENCH_TOLERANCE.relative}*max(|a|,|b|) + ${POLYBENCH_TOLERANCE.absolute}; printed %.6e sums <= ${PRINTED_E_TOLERANCE.relative}*max(|a|,|b|)`);
-  const suites: SuiteResult[] = planned.map((s) => runSuite(s.name, s.programs, { variants, repeat, work, progress, checkCost, tolerance: s.tolerance }));
+  const suites: SuiteResult[] = planned.map((s) => runSuite(s.name, s.programs, { variants, repeat, work, progress, checkCost, tolerance: s.tolerance, reuseBuilds }));
   if (o.tsvc) suites.push(runTsvc({ dir: o.tsvc, divide: o.tsvcDivide, only: o.tsvcLoops, variants: tsvcVariants, repeat, work, progress }));
   const loadAtEnd = loadReading();
   const warnEnd = loadWarning(loadAtEnd, 'end');
@@ -203,7 +214,7 @@ export function main(argv: readonly string[]): number {
   process.stdout.write(toTable(run));
   for (const w of warnings) process.stderr.write(`bench: warning: ${w}\n`);
   progress(`wrote ${files.join(', ')}`);
-  fs.rmSync(work, { recursive: true, force: true });
+  if (!o.builds) fs.rmSync(work, { recursive: true, force: true });
   // Mismatches and build failures are results, not harness failures: exit 0, unless asked otherwise.
   const failed = suites.some((s) => s.programs.some((p) => Object.values(p.variants).some((r) => r.status !== 'ok')));
   return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
