@@ -31,11 +31,13 @@ interface Compiler {
   readonly server?: boolean;
 }
 
+// tscc runs as `make CC=tscc` runs it from node_modules/.bin: bin/tscc.js by its `#!` line (which
+// drops NODE_EXTRA_CA_CERTS, loaded by every Node start that sees it), not `node bin/tscc.js`.
 const COMPILERS: readonly Compiler[] = [
   { name: 'clang', command: ['clang-14'] },
   { name: 'polly', command: ['clang-14', '-mllvm', '-polly'] },
-  { name: 'tscc', command: [process.execPath, TSCC_JS] },
-  { name: 'tscc-server', command: [process.execPath, TSCC_JS], server: true },
+  { name: 'tscc', command: [TSCC_JS] },
+  { name: 'tscc-server', command: [TSCC_JS], server: true },
 ];
 
 /** One measured build: its total CPU, each compile's CPU by source, and tscc's stages. */

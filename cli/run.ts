@@ -177,7 +177,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     const asRead = opts.postPipeline !== undefined && stages.length === 0 && pipeline.timings.every((t) => t.preserved === 'all') ? input.bytes : undefined;
     input.bytes = undefined;
     // The analyses (which reach the module through their functions) and then the model are let go
-    // once printed, and the printed text once encoded: opt's output may be parsed into a second model below.
+    // once printed, and the printed text once handed on: opt's output may be parsed into a second model below.
     am.clear();
     const printed: { text?: string } = { text: asRead ? undefined : stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
@@ -190,14 +190,17 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       out = encode(opts.format);
       printed.text = undefined;
     } else {
-      const bitcode = asRead ?? encode('bc');
+      // tsopt's printed text goes to opt as it is: opt parses and verifies it (ir/gateway.ts), so
+      // it is not encoded first.
+      const optInput: { text?: Buffer | string } = { text: asRead ?? printed.text };
       printed.text = undefined;
       const postStart = elapsedMs();
       // The vectorizers' remarks say, for the report, which loops opt vectorized.
       const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
       // With stages to run, opt writes text: its output is read back and decided on.
       const postFormat = stages.length > 0 ? 'll' : opts.format;
-      out = stage('post pipeline (opt-14)', () => runOptPipeline(bitcode, opts.postPipeline as string, postFormat, remarks, optTarget));
+      out = stage('post pipeline (opt-14)', () => runOptPipeline(optInput.text!, opts.postPipeline as string, postFormat, remarks, optTarget));
+      optInput.text = undefined;
       if ((opts.report && versioned) || stages.length > 0) {
         // Which fast paths opt vectorized, from the markers in its output (passes/vectorized.ts).
         const optOut: { module?: Module } = {};
@@ -208,11 +211,16 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
           const cleanups = stages.filter(({ stage: s, state }) => stage(`${s.name}: decided`, () => s.after(optOut.module!, state, stageCtx, vectorized))).map(({ stage: s }) => s);
           printed.text = stage('decided module printed', () => printModule(optOut.module!));
           optOut.module = undefined;
-          out = encode(cleanups.length > 0 ? 'bc' : opts.format);
+          if (cleanups.length === 0) out = encode(opts.format);
+          else {
+            // The first clean-up reads the printed text itself: opt verifies it (ir/gateway.ts).
+            let cleanupInput: Buffer | string = printed.text;
+            cleanups.forEach((s, k) => {
+              out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(cleanupInput, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc', undefined, optTarget));
+              cleanupInput = out;
+            });
+          }
           printed.text = undefined;
-          cleanups.forEach((s, k) => {
-            out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(out, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc', undefined, optTarget));
-          });
         }
       }
       postMs = elapsedMs() - postStart;

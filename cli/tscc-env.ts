@@ -1,8 +1,8 @@
 // What tscc reads besides clang's command line: its environment variables (TSOPT_FLAGS,
-// TSCC_STRICT, TSCC_DRIVER), and what it says about itself in --help and --version.
-import { parse as parseShellWords } from 'shell-quote';
+// TSCC_STRICT, TSCC_DRIVER), what it passes on to the Node processes it starts, and what it says
+// about itself in --help and --version. shell-quote and the versions are loaded when asked for:
+// every compile starts tscc, and most need neither.
 import { TsoptError } from '../ir/errors';
-import { versionLine } from './versions';
 
 /**
  * TSOPT_FLAGS split into words as a POSIX shell splits them (shell-quote): quotes group and are
@@ -12,6 +12,8 @@ import { versionLine } from './versions';
  */
 export function splitTsoptFlags(text: string | undefined): string[] {
   if (!text || text.trim() === '') return [];
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { parse: parseShellWords } = require('shell-quote') as typeof import('shell-quote');
   const words: string[] = [];
   for (const entry of parseShellWords(text, (name) => `$${name}`)) {
     if (typeof entry === 'string') words.push(entry);
@@ -46,8 +48,23 @@ export function checkTsoptFlags(flags: readonly string[], postArgs: readonly str
   }
 }
 
+/**
+ * The environment of the Node processes tscc starts (a tsopt run, the compile server): `env`
+ * without NODE_EXTRA_CA_CERTS. With it set, Node loads the system's CA certificates at every
+ * start, for TLS tsopt never speaks (50 ms of CPU per start on our machine, where it is set; Node
+ * itself starts in about 20). bin/tscc.js's `#!` line drops it for tscc's own start.
+ */
+export function nodeChildEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (env.NODE_EXTRA_CA_CERTS === undefined) return env;
+  const rest = { ...env };
+  delete rest.NODE_EXTRA_CA_CERTS;
+  return rest;
+}
+
 /** tscc's own part of `tscc --help`, printed before clang-14's. */
 export function tsccHelp(invokedAs: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { versionLine } = require('./versions') as typeof import('./versions');
   return `Usage: ${invokedAs} [clang options] file...
 
 tscc and tscc++ are clang-14 and clang++-14 with tsopt, a polyhedral loop optimizer, in every
@@ -83,5 +100,7 @@ tscc runs ${versionLine()}; clang's own help follows.
 
 /** The line `tscc --version` adds after clang-14's own text (kept first for tools that parse it). */
 export function tsccVersion(): string {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { versionLine } = require('./versions') as typeof import('./versions');
   return `tscc: ${versionLine()}\n`;
 }

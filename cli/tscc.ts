@@ -18,14 +18,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { POST_PIPELINE } from './post-pipeline';
 import { expandResponseFiles } from './response-files';
-import { checkTsoptFlags, splitTsoptFlags, tsccHelp, tsccVersion } from './tscc-env';
+import { checkTsoptFlags, nodeChildEnv, splitTsoptFlags, tsccHelp, tsccVersion } from './tscc-env';
 import { codegenFlags, compileFlags, parseCommand, ParsedCommand, SourceInput } from './tscc-args';
 import { takeProfileFlags } from './tscc-profile';
 import { loopAlignFlags } from './tscc-loop-align';
 import { isLoopFree, postPipelineOf, postPipelineOnly } from './tscc-fast-path';
 import { StageClock, TSOPT_STAGE_FLAGS } from './tscc-stages';
 import { startupCpuMs } from './cpu-clock';
-import { runOnServer } from './tsopt-client';
 
 const TSOPT_JS = path.resolve(__dirname, '..', '..', 'bin', 'tsopt.js');
 
@@ -183,8 +182,12 @@ async function compileSource(
     const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
     const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...timing];
     // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
-    const served = env.server && env.tsoptFlags.length === 0 ? await env.clock.timeAsync('tsopt on the server (client side)', () => runOnServer(args)) : undefined;
-    const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+    // The client (and node:net, node:crypto) is loaded only here: most of tscc's runs (loop-free
+    // files, links, configure's probes) never speak to the server.
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const runOnServer = (): ReturnType<typeof import('./tsopt-client').runOnServer> => (require('./tsopt-client') as typeof import('./tsopt-client')).runOnServer(args);
+    const served = env.server && env.tsoptFlags.length === 0 ? await env.clock.timeAsync('tsopt on the server (client side)', runOnServer) : undefined;
+    const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, env: nodeChildEnv() }));
     if ('error' in opt && opt.error) return fail(opt.error.message);
     const stderr = env.clock.enabled ? env.clock.takeTsoptRecords(opt.stderr ?? '') : opt.stderr ?? '';
     if (opt.status !== 0) {

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { ensurePrivateDir, serverPaths, type ServerReply, type ServerRequest } from './tsopt-server-protocol';
+import { nodeChildEnv } from './tscc-env';
 
 /** What the server said, or why it said nothing (`error`: ENOENT, ECONNREFUSED, ...). */
 function talk(socket: string, request: ServerRequest): Promise<{ reply?: ServerReply; error?: string }> {
@@ -45,7 +46,7 @@ function talk(socket: string, request: ServerRequest): Promise<{ reply?: ServerR
  */
 function startServer(env: NodeJS.ProcessEnv): void {
   try {
-    const child = spawn(process.execPath, [path.join(__dirname, 'tsopt-server.js')], { detached: true, stdio: 'ignore', env, cwd: '/' });
+    const child = spawn(process.execPath, [path.join(__dirname, 'tsopt-server.js')], { detached: true, stdio: 'ignore', env: nodeChildEnv(env), cwd: '/' });
     child.on('error', () => undefined);
     child.unref();
   } catch {

@@ -171,23 +171,34 @@ export interface OptRemark {
 }
 
 /**
- * Runs `opt-14 -passes=<pipeline>` on bitcode and returns bitcode (or text for `ll`).
- * Used for the hand-back to LLVM's vectorizers after our passes. With `remarks`, the remarks
- * of the passes matching `remarks.filter` (a regex on pass names) are appended to `remarks.into`.
+ * Runs `opt-14 -passes=<pipeline>` on bitcode, or on text tsopt printed itself, and returns
+ * bitcode (or text for `ll`). Used for the hand-back to LLVM's vectorizers after our passes.
+ * Text goes to opt as it is, with no encode first: opt parses it and runs LLVM's verifier on it
+ * before any pass (as llvm-as-14 would), and a module it refuses is a tsopt bug
+ * (`InvalidModuleError`, with writeOutput's message). With `remarks`, the remarks of the passes
+ * matching `remarks.filter` (a regex on pass names) are appended to `remarks.into`.
  * `targetArgs` (ir/opt-target.ts) give opt the target machine clang compiled the module for.
  */
-export function runOptPipeline(bitcode: Buffer, pipeline: string, format: OutputFormat, remarks?: { filter: string; into: OptRemark[] }, targetArgs: readonly string[] = []): Buffer {
-  return withTempDir((dir) => {
-    const file = path.join(dir, 'remarks.yaml');
-    const wanted = remarks ? [`-pass-remarks-output=${file}`, `-pass-remarks-filter=${remarks.filter}`] : [];
+export function runOptPipeline(input: Buffer | string, pipeline: string, format: OutputFormat, remarks?: { filter: string; into: OptRemark[] }, targetArgs: readonly string[] = []): Buffer {
+  const run = (remarksFile?: string): Buffer => {
+    const wanted = remarks && remarksFile ? [`-pass-remarks-output=${remarksFile}`, `-pass-remarks-filter=${remarks.filter}`] : [];
     const args = [...targetArgs, `-passes=${pipeline}`, ...wanted, ...(format === 'll' ? ['-S'] : []), '-o', '-', '-'];
     // Our own output, not hostile input: the limit only stops a hang, with room for a busy machine.
-    const r = runLlvmTool('opt-14', args, bitcode, readerTimeoutMs(bitcode.length) * 12);
+    const r = runLlvmTool('opt-14', args, input, readerTimeoutMs(input.length) * 12);
     if (r.signal) throw new TsoptError(`opt-14 -passes=${pipeline} crashed (${r.signal})`);
+    if (r.status !== 0 && typeof input === 'string' && refusedInput(r.stderr)) {
+      throw new InvalidModuleError(`tsopt produced an invalid module: ${summarizeLlvmError(r.stderr, 'invalid IR text')}`);
+    }
     if (r.status !== 0) throw new TsoptError(`opt-14 post pipeline failed: ${summarizeLlvmError(r.stderr, 'error')}`);
-    if (remarks && fs.existsSync(file)) remarks.into.push(...parseOptRemarks(fs.readFileSync(file, 'utf8')));
+    if (remarks && remarksFile && fs.existsSync(remarksFile)) remarks.into.push(...parseOptRemarks(fs.readFileSync(remarksFile, 'utf8')));
     return r.stdout;
-  });
+  };
+  return remarks ? withTempDir((dir) => run(path.join(dir, 'remarks.yaml'))) : run();
+}
+
+/** Whether opt-14's stderr says it refused its input: a parse error in it, or the verifier's findings on it. */
+function refusedInput(stderr: string): boolean {
+  return /input module is broken!/.test(stderr) || /^opt-14: <stdin>:\d+:\d+: error: /m.test(stderr);
 }
 
 /** opt's YAML remarks: one document per remark (`--- !Passed` ...), with the fields LLVM writes. */

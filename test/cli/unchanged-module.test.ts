@@ -1,5 +1,6 @@
 // A module no pass changes (cli/run.ts): tsopt hands its input to opt-14's post pipeline as it
-// was read, without printing and encoding its own copy (issue 16). Checked through tsopt's debug
+// was read, without printing and encoding its own copy (issue 16); a module it changes goes to
+// opt as tsopt printed it, not encoded first. Checked through tsopt's debug
 // records (which stages ran, never their times), against the old way (tsopt's own print and
 // encode, `--no-post`, then the same post pipeline: the same IR and the same object), and end to
 // end against clang -O3.
@@ -58,8 +59,8 @@ function throughTsopt(name: string, source: string, extra: readonly string[] = [
 }
 
 /** The old way: tsopt's own print and encode (no post pipeline), then the post pipeline for clang's target (ir/opt-target.ts). */
-function printedThenOpt(ir: Buffer): Buffer {
-  const noPost = tsopt(['-', '-o', '-', '--no-post', '--verify-each'], ir);
+function printedThenOpt(ir: Buffer, extra: readonly string[] = []): Buffer {
+  const noPost = tsopt(['-', '-o', '-', '--no-post', '--verify-each', ...extra], ir);
   expect(noPost.status).toBe(0);
   const target = optTargetArgs(ir.toString());
   expect(target).toEqual(['-relocation-model=pic']);
@@ -97,11 +98,25 @@ test('a module with loops but no SCoP goes to opt as read: not printed, not enco
   runsAsClang('no-scop', NO_SCOP, out, ['7']);
 }, 120_000);
 
-test('a module tsopt versions is printed and encoded as before', () => {
-  const { stages, out } = throughTsopt('scop', SCOP);
+test('a module tsopt versions is printed and goes to opt as text, not encoded first: the same object as the old way', () => {
+  // --keep-unprofitable: no stage after opt, so tsopt's output is opt's of its printed text.
+  const { stages, out, ir } = throughTsopt('scop', SCOP, ['--keep-unprofitable']);
   expect(stages).toContain('printed');
-  expect(stages).toContain('verified and encoded');
+  expect(stages).toContain('post pipeline (opt-14)');
+  expect(stages).not.toContain('verified and encoded');
+  const before = printedThenOpt(ir, ['--keep-unprofitable']);
+  expect(withoutModuleId(disassemble(out))).toBe(withoutModuleId(disassemble(before)));
+  expect(objectOf('scop-now', out).equals(objectOf('scop-before', before))).toBe(true);
   runsAsClang('scop', SCOP, out, []);
+}, 120_000);
+
+test('after the profitability stage, the decided module is encoded only when no clean-up reads it', () => {
+  const { stages, out } = throughTsopt('scop-decided', SCOP);
+  expect(stages).toContain('profitability: decided');
+  expect(stages).toContain('decided module printed');
+  const encodes = stages.filter((s) => s === 'verified and encoded').length;
+  expect(encodes).toBe(stages.includes('profitability: clean-up (opt-14)') ? 0 : 1);
+  runsAsClang('scop-decided', SCOP, out, []);
 }, 120_000);
 
 test('--no-post: the module is still printed and encoded (there is no opt run to hand it to)', () => {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { InvalidModuleError, TsoptError } from '../../ir/errors';
 import { reportFailure } from '../../cli/run';
 import { capturingIo } from '../support/cli-io';
-import { classifyInput, readInput, verifyText, writeOutput } from '../../ir/gateway';
+import { classifyInput, readInput, runOptPipeline, verifyText, writeOutput } from '../../ir/gateway';
 import { assemble, compileToIr, disassemble, kernelsDir, normalizeLlvmText } from '../support/tools';
 import { mutate } from './mutate';
 
@@ -106,6 +106,15 @@ describe('writeOutput', () => {
     expect(writeOutput(llvmText, 'bc', 'k.ll', 'llvm-as-14').equals(writeOutput(llvmText, 'bc', 'k.ll', 'llvm-bindings'))).toBe(true);
     expect(writeOutput(llvmText, 'll', 'k.ll', 'llvm-as-14').toString()).toBe(writeOutput(llvmText, 'll', 'k.ll', 'llvm-bindings').toString());
     expect(thrown(InvalidModuleError, () => writeOutput(BROKEN_SSA, 'bc', '<stdin>', 'llvm-as-14')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: /);
+  });
+
+  test("opt-14 reads tsopt's printed text itself: the bitcode of the encoded text, and a refusal is tsopt's bug", () => {
+    const encoded = writeOutput(llvmText, 'bc');
+    expect(disassemble(runOptPipeline(llvmText, 'globaldce', 'bc'))).toBe(disassemble(runOptPipeline(encoded, 'globaldce', 'bc')));
+    expect(thrown(InvalidModuleError, () => runOptPipeline(BROKEN_SSA, 'globaldce', 'bc')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: /);
+    expect(thrown(InvalidModuleError, () => runOptPipeline('this is not IR', 'globaldce', 'bc')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: 1:1: /);
+    // Bitcode opt cannot run is not our text: the error it always was.
+    expect(rejection(() => runOptPipeline(encoded, 'no-such-pass', 'bc')).message).toMatch(/^opt-14 post pipeline failed: /);
   });
 
   test('refuses a module that does not verify, without crashing: a tsopt bug, exit 2', () => {
