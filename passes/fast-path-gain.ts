@@ -16,6 +16,7 @@
 // Anything else is left to the rule's other cases.
 import { calledFunction, type Module } from '../ir';
 import { scopeDomainNames } from './vectorized';
+import type { PathMemoryOps } from './register-gain';
 
 /** The versioning result's fields the rule reads (passes/versioning.ts). */
 export interface FastPathFields {
@@ -68,3 +69,39 @@ export function decideWithoutGain(fastVectorized: boolean, slowVectorized: boole
   }
   return undefined;
 }
+
+/**
+ * Whether the fast path's only gain is its check proving no aliasing (and the model's
+ * assumptions): the original loops in their order, no reordering, rerolling, DeLICM or threads.
+ */
+export function checkIsOnlyGain(f: FastPathFields): boolean {
+  const parts = f.runtimeCheckParts ?? [];
+  return parts.some((p) => p.label.startsWith('alias(')) && fastPathGains(f).length === 1;
+}
+
+/**
+ * A fast path opt vectorized, whose only gain is its check, where opt vectorized the original
+ * code too (with its own run-time alias check): the check can only pay through values kept in
+ * registers or more loops in vector code. The measure is passes/register-gain.ts's, per path's
+ * innermost loops, with a margin: both copies hold the same loops, so their loads and stores per
+ * floating-point operation differ only by what opt's remainder loops left (durbin: 115 for 41
+ * against 124 for 44, the same loops), and a gain must be more than that (atax: its sum kept in
+ * a register). Without a gain, the fast path is the original code again behind a second check,
+ * run at every entry (durbin: once per k, 20% more instructions than clang -O3's build at
+ * MEDIUM). Returns the decision to drop it, or undefined to leave it to the rule's other cases.
+ */
+export function decideBothVectorized(counts: { fast: PathMemoryOps; slow: PathMemoryOps }): { kept: false; reason: string } | undefined {
+  const { fast, slow } = counts;
+  if (fast.loops === 0 || slow.loops === 0 || fast.floating === 0 || slow.floating === 0) return undefined;
+  if (fast.vectorLoops > slow.vectorLoops) return undefined;
+  // fast.memory / fast.floating < (1 - MARGIN) slow.memory / slow.floating, in integers
+  if (fast.memory * slow.floating * MARGIN_DENOMINATOR < slow.memory * fast.floating * (MARGIN_DENOMINATOR - 1)) return undefined;
+  const ratio = (p: PathMemoryOps): string => `${p.memory} loads and stores for ${p.floating} floating-point operations, ${p.vectorLoops} of ${p.loops} loops in vector code`;
+  return {
+    kept: false,
+    reason: `opt vectorized both paths, the fast path's only gain is its check, and opt kept no more values in registers nor more loops in vector code in it (innermost loops: fast path ${ratio(fast)}, original code ${ratio(slow)}): the original code runs, without the check`,
+  };
+}
+
+/** The gain in loads and stores per operation a fast path must show over its vectorized original: 1/20. */
+const MARGIN_DENOMINATOR = 20;

@@ -24,7 +24,7 @@ import { AnalysisManager } from '../analysis/analysis-manager';
 import { loopAnalysis } from '../analysis/loops';
 import { fastPathName, MetadataTable } from '../codegen/metadata';
 import { loopIdEntries, metadataString, vectorWidthOf, type FastPathVectorization } from './vectorized';
-import { decideWithoutGain, fastPathGains, gatheringFastPaths, type FastPathFields } from './fast-path-gain';
+import { checkIsOnlyGain, decideBothVectorized, decideWithoutGain, fastPathGains, gatheringFastPaths, type FastPathFields } from './fast-path-gain';
 import { pathMemoryOps, registerGain } from './register-gain';
 
 const FAST_ENTRY = /^tsopt\.scop(\d+)\.fast$/;
@@ -145,6 +145,13 @@ export function decideFastPaths(m: Module, guarded: readonly number[], results: 
     // A fast path that is the original loops can only lose to them (passes/fast-path-gain.ts).
     const noGain = fastPathGains(r.fields as FastPathFields).length === 0 ? decideWithoutGain(fastVectorized, slowVectorized.has(scop), gathering.has(name)) : undefined;
     if (noGain) return { ...base, ...noGain };
+    const fn = m.functions.find((f) => f.name === r.function && !f.isDeclaration);
+    const counts = (): ReturnType<typeof pathMemoryOps> | undefined => fn && pathMemoryOps(m, fn, name, SLOW_PATH_LOOP_MARKER, `tsopt.scop${scop}`);
+    if (fastVectorized && slowVectorized.has(scop) && checkIsOnlyGain(r.fields as FastPathFields)) {
+      const c = counts();
+      const both = c && decideBothVectorized(c);
+      if (both) return { ...base, ...both };
+    }
     if (fastVectorized) return { ...base, kept: true, reason: 'opt vectorized the fast path' };
     const omp = (r.fields.ompParallelLoops as string[] | undefined) ?? [];
     if (omp.length > 0) return { ...base, kept: true, reason: `loops of the fast path run on OpenMP's threads (${omp.join(', ')})` };
@@ -155,8 +162,8 @@ export function decideFastPaths(m: Module, guarded: readonly number[], results: 
     if (aliases.length === 0) {
       return { ...base, kept: false, reason: 'opt vectorized neither path and the check rules out no aliasing the original code had to assume: the original code runs, without the check' };
     }
-    const fn = m.functions.find((f) => f.name === r.function && !f.isDeclaration);
-    const registers = fn && registerGain(pathMemoryOps(m, fn, name, SLOW_PATH_LOOP_MARKER, `tsopt.scop${scop}`));
+    const c = counts();
+    const registers = c && registerGain(c);
     if (registers && !registers.gains) {
       return { ...base, kept: false, reason: `opt vectorized neither path, and though the check rules out aliasing (${aliases.join(', ')}), opt kept no more values in registers in the fast path (${registers.why}): the original code runs, without the check` };
     }

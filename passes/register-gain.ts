@@ -21,6 +21,8 @@ import { loopIdEntries, metadataString } from './vectorized';
 export interface PathMemoryOps {
   readonly memory: number;
   readonly floating: number;
+  /** The innermost loops counted that hold vector floating-point operations. */
+  readonly vectorLoops: number;
   /** The innermost loops counted. */
   readonly loops: number;
 }
@@ -49,15 +51,20 @@ function memoryOps(inst: Instruction): number {
 function count(loops: readonly Loop[]): PathMemoryOps {
   let memory = 0;
   let floating = 0;
+  let vectorLoops = 0;
   for (const loop of loops) {
+    let vector = false;
     for (const block of loop.blocks) {
       for (const inst of block.instructions) {
         memory += memoryOps(inst);
-        floating += floatingOps(inst);
+        const ops = floatingOps(inst);
+        floating += ops;
+        if (ops > 0 && inst.type.kind === 'vector') vector = true;
       }
     }
+    if (vector) vectorLoops++;
   }
-  return { memory, floating, loops: loops.length };
+  return { memory, floating, vectorLoops, loops: loops.length };
 }
 
 /**

@@ -5,6 +5,8 @@
 //   forward-subst.c (a triangular solve's shape): x[i] -= L[i][j] * x[j] keeps x[i] in memory in
 //     both copies (x[i] and x[j] are one array), so the original code runs, without the check;
 //   row-sums.c: y[i] += A[i][j] * x[j] keeps y[i] in a register in the fast path only: kept.
+//   durbin-steps.c: opt vectorizes both copies alike and the check gains nothing else: the
+//     original code runs, without the check (the case of both copies vectorized).
 // Each program prints what clang -O3's build prints.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -67,5 +69,20 @@ test('row sums: the fast path keeps y[i] in a register (fewer loads and stores p
   const [fastMem, fastFp, slowMem, slowFp] = m!.slice(1).map(Number);
   expect(fastMem! * slowFp!).toBeLessThan(slowMem! * fastFp!);
   expect(text).toContain(`!"tsopt row_sums ${s.location}"`);
+  expect(printed).toBe(reference);
+}, 300_000);
+
+test("durbin steps: opt vectorizes the z loop in both copies and the sum stays in memory order in both, so the fast path's check gains nothing and the original code runs, without the check", () => {
+  const { report, text, printed, reference } = build('durbin-steps', ['45']);
+  const s = scopOf(report, 'durbin_steps');
+  expect(s).toMatchObject({ versioned: true, vectorized: true, fastPathKept: false });
+  const m = /^opt vectorized both paths, the fast path's only gain is its check, .*\(innermost loops: fast path (\d+) loads and stores for (\d+) floating-point operations, (\d+) of \d+ loops in vector code, original code (\d+) loads and stores for (\d+) floating-point operations, (\d+) of \d+ loops in vector code\)/.exec(s.profitability ?? '');
+  expect(m).not.toBeNull();
+  const [fastMem, fastFp, fastVec, slowMem, slowFp, slowVec] = m!.slice(1).map(Number);
+  // Both copies vectorize the same loop; the fast path's loads and stores per operation are within 1/20 of the original's.
+  expect(fastVec).toBeGreaterThan(0);
+  expect(fastVec).toBe(slowVec);
+  expect(fastMem! * slowFp! * 20).toBeGreaterThanOrEqual(slowMem! * fastFp! * 19);
+  expect(text).not.toContain(`!"tsopt durbin_steps ${s.location}"`);
   expect(printed).toBe(reference);
 }, 300_000);
