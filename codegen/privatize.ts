@@ -20,10 +20,10 @@
 // computes what it computed in the original order, on the same values: results stay bit for
 // bit (nothing is reassociated).
 import { type Instruction, type Value, type BasicBlock, type IrFunction, IrBuilder, arrayOf, cloneInstruction, constInt, i8, intType, setOperand } from '../ir';
-import { type AstNodeTree, type Map as IslMap, MultiAff, type Set as IslSet, UnionAccessInfo, UnionMap } from 'isl-wasm';
+import { type AstNodeTree, type Map as IslMap, MultiAff, type Set as IslSet, UnionMap } from 'isl-wasm';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 import { predecessorMap } from '../analysis/dominators';
-import { accessConflicts, carries, wrapsAround, type DependenceInput } from '../polyhedral/dependences';
+import { accessConflicts, carries, collectAccesses, readsFromWrites, wrapsAround, type DependenceInput } from '../polyhedral/dependences';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { statementCalls, visitLoops, type ParallelRegion } from './ast-to-ir';
 
@@ -87,7 +87,8 @@ export function privatizeFor(model: ScopModel, loop: ScopLoop): Privatization {
     if (carries(ctx, input, loop, accessConflicts(others, model.schedule, false), model.assumedContext)) {
       return { why: `with ${arrays.map((p) => p.array.name).join(', ')} private, it still carries a dependence on another array` };
     }
-    if (carries(ctx, input, loop, flowOf(model, model.statements, (a) => a.array.kind !== 'array'))) {
+    const scalars = readsFromWrites(model.schedule, collectAccesses(model.statements, model.schedule, (a) => a.array.kind !== 'array'));
+    if (carries(ctx, input, loop, scalars.getMayDependence().intersectParams(model.assumedContext))) {
       return { why: 'it carries a scalar\'s value from one iteration to the next' };
     }
     return { arrays };
@@ -101,10 +102,8 @@ function privateArray(model: ScopModel, inside: readonly ScopStatementModel[], x
   // Every statement touching x is in the loop, and its writes are exact.
   if (model.statements.some((s) => !inside.includes(s) && s.accesses.some(mine))) return undefined;
   if (inside.some((s) => s.accesses.some((a) => mine(a) && (wrapsAround(a.relation) || (a.kind === 'write' && a.certainty !== 'must'))))) return undefined;
-  const flow = UnionAccessInfo.fromSink(relations(model, inside, (a) => mine(a) && a.kind === 'read'))
-    .setMustSource(relations(model, inside, (a) => mine(a) && a.kind === 'write'))
-    .setScheduleMap(model.schedule)
-    .computeFlow();
+  // Every write of x is a must-write (above): its reads from its writes.
+  const flow = readsFromWrites(model.schedule, collectAccesses(inside, model.schedule, mine));
   // Reads of a value from before the SCoP, or from another iteration of the loop.
   if (!flow.getMayNoSource().intersectParams(model.assumedContext).isEmpty()) return undefined;
   const input: DependenceInput = { statements: model.statements, loops: model.loops, schedule: model.schedule, assumedContext: model.assumedContext };
@@ -134,22 +133,6 @@ function privateArray(model: ScopModel, inside: readonly ScopStatementModel[], x
   const count = hi.getNumSi() - first + 1;
   if (count <= 0 || count * x.elementBytes > maxPrivateBytes) return undefined;
   return { array: x, first, count };
-}
-
-/** [params] -> { S[..] -> MemRef[..] } of the accesses of `statements` that `take` picks, each within its statement's domain. */
-function relations(model: ScopModel, statements: readonly ScopStatementModel[], take: (a: ScopStatementModel['accesses'][number]) => boolean): UnionMap {
-  let u = model.schedule.subtract(model.schedule);
-  for (const s of statements) for (const a of s.accesses) if (take(a)) u = u.union(a.relation.intersectDomain(s.domain).toUnionMap());
-  return u;
-}
-
-/** [params] -> { Source[..] -> Sink[..] }: the flow of the locations `take` picks (their reads from their writes, in the model's order). */
-function flowOf(model: ScopModel, statements: readonly ScopStatementModel[], take: (a: ScopStatementModel['accesses'][number]) => boolean): UnionMap {
-  const must = relations(model, statements, (a) => take(a) && a.kind === 'write' && a.certainty === 'must');
-  const may = relations(model, statements, (a) => take(a) && a.kind === 'write' && a.certainty !== 'must');
-  return UnionAccessInfo.fromSink(relations(model, statements, (a) => take(a) && a.kind === 'read'))
-    .setMustSource(must).setMaySource(may).setScheduleMap(model.schedule)
-    .computeFlow().getMayDependence().intersectParams(model.assumedContext);
 }
 
 /**
