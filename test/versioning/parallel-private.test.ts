@@ -50,9 +50,10 @@ test('doitgen\'s r loop runs on the threads with sum private, output as clang -O
 }, 300_000);
 
 // fixtures/omp-private-slot.c: doitgen at PolyBench's SMALL sizes inlined into main, where -O3
-// hoists (double *)sum and &sum[1..29] between the set-up loops and the kernel. Every access to
-// sum in the threads' loop must reach the thread's copy (PolyBench's own doitgen at SMALL read
-// sum's base through a scalar slot that was not rebased, and printed other values than clang's).
+// hoists (double *)sum and &sum[1..29] between the set-up loops and the kernel, and the kernel
+// reads (double *)sum from a scalar slot. Every access to sum in the threads' loop must reach
+// the thread's copy (before 7718e2c the slot's was not rebased: A printed -nan, as PolyBench's
+// doitgen at SMALL did).
 test('doitgen inlined at SMALL\'s sizes: sum private, output as clang -O3\'s under 1, 2 and 4 threads; a loop reading the array first stays serial', () => {
   const slotSource = path.join(__dirname, 'fixtures', 'omp-private-slot.c');
   const exe = path.join(work, 'slot');
