@@ -209,7 +209,7 @@ export function parallelCodegen(
   const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag'; privatized?: string[] }[] => regions.map((r, k) => {
     // Arrays private to each iteration (codegen/privatize.ts): a buffer per thread.
     const arrays = privatized.get(r.node) ?? [];
-    const made = privatizeRegion(fn, r, arrays);
+    const made = privatizeRegion(fn, r, arrays, slots);
     if (typeof made === 'string') {
       keepInline(r);
       return { loop: r.node, why: `its private arrays: ${made}` };

@@ -20,9 +20,10 @@
 // computes what it computed in the original order, on the same values: results stay bit for
 // bit (nothing is reassociated).
 import { type Instruction, type Value, type BasicBlock, type IrFunction, IrBuilder, arrayOf, cloneInstruction, constInt, i8, intType, setOperand } from '../ir';
-import { type AstNodeTree, type Map as IslMap, MultiAff, type Set as IslSet, UnionAccessInfo, UnionMap } from 'isl-wasm';
+import { type AstNodeTree, type Map as IslMap, MultiAff, type Set as IslSet, UnionMap } from 'isl-wasm';
 import type { ScopLoop } from '../analysis/scop-detection-types';
-import { accessConflicts, carries, wrapsAround, type DependenceInput } from '../polyhedral/dependences';
+import { predecessorMap } from '../analysis/dominators';
+import { accessConflicts, carries, collectAccesses, readsFromWrites, wrapsAround, type DependenceInput } from '../polyhedral/dependences';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { statementCalls, visitLoops, type ParallelRegion } from './ast-to-ir';
 
@@ -86,7 +87,8 @@ export function privatizeFor(model: ScopModel, loop: ScopLoop): Privatization {
     if (carries(ctx, input, loop, accessConflicts(others, model.schedule, false), model.assumedContext)) {
       return { why: `with ${arrays.map((p) => p.array.name).join(', ')} private, it still carries a dependence on another array` };
     }
-    if (carries(ctx, input, loop, flowOf(model, model.statements, (a) => a.array.kind !== 'array'))) {
+    const scalars = readsFromWrites(model.schedule, collectAccesses(model.statements, model.schedule, (a) => a.array.kind !== 'array'));
+    if (carries(ctx, input, loop, scalars.getMayDependence().intersectParams(model.assumedContext))) {
       return { why: 'it carries a scalar\'s value from one iteration to the next' };
     }
     return { arrays };
@@ -100,10 +102,8 @@ function privateArray(model: ScopModel, inside: readonly ScopStatementModel[], x
   // Every statement touching x is in the loop, and its writes are exact.
   if (model.statements.some((s) => !inside.includes(s) && s.accesses.some(mine))) return undefined;
   if (inside.some((s) => s.accesses.some((a) => mine(a) && (wrapsAround(a.relation) || (a.kind === 'write' && a.certainty !== 'must'))))) return undefined;
-  const flow = UnionAccessInfo.fromSink(relations(model, inside, (a) => mine(a) && a.kind === 'read'))
-    .setMustSource(relations(model, inside, (a) => mine(a) && a.kind === 'write'))
-    .setScheduleMap(model.schedule)
-    .computeFlow();
+  // Every write of x is a must-write (above): its reads from its writes.
+  const flow = readsFromWrites(model.schedule, collectAccesses(inside, model.schedule, mine));
   // Reads of a value from before the SCoP, or from another iteration of the loop.
   if (!flow.getMayNoSource().intersectParams(model.assumedContext).isEmpty()) return undefined;
   const input: DependenceInput = { statements: model.statements, loops: model.loops, schedule: model.schedule, assumedContext: model.assumedContext };
@@ -135,38 +135,28 @@ function privateArray(model: ScopModel, inside: readonly ScopStatementModel[], x
   return { array: x, first, count };
 }
 
-/** [params] -> { S[..] -> MemRef[..] } of the accesses of `statements` that `take` picks, each within its statement's domain. */
-function relations(model: ScopModel, statements: readonly ScopStatementModel[], take: (a: ScopStatementModel['accesses'][number]) => boolean): UnionMap {
-  let u = model.schedule.subtract(model.schedule);
-  for (const s of statements) for (const a of s.accesses) if (take(a)) u = u.union(a.relation.intersectDomain(s.domain).toUnionMap());
-  return u;
-}
-
-/** [params] -> { Source[..] -> Sink[..] }: the flow of the locations `take` picks (their reads from their writes, in the model's order). */
-function flowOf(model: ScopModel, statements: readonly ScopStatementModel[], take: (a: ScopStatementModel['accesses'][number]) => boolean): UnionMap {
-  const must = relations(model, statements, (a) => take(a) && a.kind === 'write' && a.certainty === 'must');
-  const may = relations(model, statements, (a) => take(a) && a.kind === 'write' && a.certainty !== 'must');
-  return UnionAccessInfo.fromSink(relations(model, statements, (a) => take(a) && a.kind === 'read'))
-    .setMustSource(must).setMaySource(may).setScheduleMap(model.schedule)
-    .computeFlow().getMayDependence().intersectParams(model.assumedContext);
-}
-
 /**
  * Gives each iteration of region `r` but the last its own copy of `arrays`: a buffer (an alloca
  * in `fn`'s entry, which outlining makes one per thread) stands for the array's base pointer in
  * the loop, except in the last iteration, which writes the array itself. Addresses -O3 computed
  * from the base before the SCoP (`&sum[k]` of a fully unrolled loop, hoisted) are computed again
- * from the chosen base in the loop. Returns the buffers.
+ * from the chosen base in the loop, and so are those that reach the loop through a scalar slot
+ * (an address computed in the SCoP between loops, which code generation passes in memory).
+ * Returns the buffers, or why some access to an array in the loop could not be proven to use
+ * the chosen base (nothing is changed then).
  */
-export function privatizeRegion(fn: IrFunction, r: ParallelRegion, arrays: readonly PrivateArray[]): Instruction[] | string {
+export function privatizeRegion(fn: IrFunction, r: ParallelRegion, arrays: readonly PrivateArray[], slots: ReadonlySet<Instruction>): Instruction[] | string {
   const region = new Set<BasicBlock>(r.blocks);
   const inside = new Set<BasicBlock>(r.blocks.filter((b) => b !== r.entry && b !== r.header));
   const i64 = intType(64);
+  const preds = predecessorMap(fn);
+  const plans: { readonly p: PrivateArray; readonly viaSlot: ReadonlyMap<Instruction, Value> }[] = [];
   for (const p of arrays) {
-    const why = otherDerivation(r, region, p.array.value);
-    if (why) return why;
+    const plan = addressesOf(r, region, p.array.value, preds, slots);
+    if (typeof plan === 'string') return `${p.array.name}: ${plan}`;
+    plans.push({ p, viaSlot: plan });
   }
-  return arrays.map((p) => {
+  return plans.map(({ p, viaSlot }) => {
     const base = p.array.value;
     const bytes = p.count * p.array.elementBytes;
     const buffer = new IrBuilder().positionAtStart(fn.blocks[0]!).alloca(arrayOf(i8, bytes), `${p.array.name.replace(/^%/, '')}.private`, 64);
@@ -178,13 +168,16 @@ export function privatizeRegion(fn: IrFunction, r: ParallelRegion, arrays: reado
     const own = hb.bitcast(shifted, base.type);
     const last = hb.icmp('eq', r.iterator, r.last, 'par.last');
     const chosen: Value = hb.select(last, base, own, `${p.array.name.replace(/^%/, '')}.mine`);
-    // An address from outside the region, derived from the base by GEPs and casts: the same from `chosen`.
+    // An address from outside the region, derived from the base by GEPs and casts, or read
+    // from a slot that holds one: the same from `chosen`.
     const again = new Map<Value, Value>([[base, chosen]]);
     const rebased = (v: Value): Value => {
       const known = again.get(v);
       if (known) return known;
       let out = v;
-      if (v.kind === 'instruction' && !(v.parent && region.has(v.parent)) && (v.opcode === 'getelementptr' || v.opcode === 'bitcast')) {
+      const stored = v.kind === 'instruction' ? viaSlot.get(v) : undefined;
+      if (stored) out = rebased(stored);
+      else if (v.kind === 'instruction' && !(v.parent && region.has(v.parent)) && (v.opcode === 'getelementptr' || v.opcode === 'bitcast')) {
         const from = rebased(v.operands[0]!);
         if (from !== v.operands[0]) {
           const c = cloneInstruction(v);
@@ -209,27 +202,83 @@ export function privatizeRegion(fn: IrFunction, r: ParallelRegion, arrays: reado
 }
 
 /**
- * Why the region's loop would still reach the array at `base` around its private copy: a value
- * from outside the region it uses is computed from `base` other than by GEPs and casts (those
- * `privatizeRegion` computes again), or the loop's header or entry uses it.
+ * How region `r`'s loop reaches the array at `base`, so that `privatizeRegion` can send every
+ * access to the private copy: the loads of scalar slots it must read as the address stored
+ * there (each with that address), or why some address cannot be rebased. Every operand of the
+ * region is followed back through instructions outside it, and through code generation's scalar
+ * slots (`slots`) a load reads (to what was stored there). An address of the array must be
+ *   - computed from `base` outside the region by GEPs and casts only (computed again from the
+ *     chosen base), or
+ *   - read from a slot written once, before the region (every path into it passes the store), with
+ *     such an address (the load becomes that address, computed again);
+ * and neither the loop's header nor its entry may use one. A pointer the region loads from
+ * memory other than a slot has no known origin: the loop is refused.
  */
-function otherDerivation(r: ParallelRegion, region: ReadonlySet<BasicBlock>, base: Value): string | undefined {
-  const outside = (v: Value): v is Instruction => v.kind === 'instruction' && !(v.parent && region.has(v.parent));
-  const reaches = (v: Value, seen: Set<Value>): boolean => {
+function addressesOf(r: ParallelRegion, region: ReadonlySet<BasicBlock>, base: Value, preds: ReadonlyMap<BasicBlock, readonly BasicBlock[]>, slots: ReadonlySet<Instruction>): Map<Instruction, Value> | string {
+  const inRegion = (v: Value): boolean => v.kind === 'instruction' && v.parent !== undefined && region.has(v.parent);
+  // Code generation's scalar slots (allocas): only stores through them write them (an outlined
+  // region that writes one has a copy per thread; one that reads it gets its address).
+  const slotOf = (v: Value): Instruction | undefined => (v.kind === 'instruction' && slots.has(v) ? v : undefined);
+  const stores = (slot: Instruction): Instruction[] => slot.uses.filter((u) => u.index === 1 && u.user.kind === 'instruction' && u.user.opcode === 'store').map((u) => u.user as Instruction);
+  // Whether `v` may hold an address of the array: outside the region through any operand,
+  // anywhere through a slot's stored values.
+  const memo = new Map<Value, boolean>();
+  const reaches = (v: Value): boolean => {
     if (v === base) return true;
-    if (!outside(v) || seen.has(v)) return false;
-    seen.add(v);
-    return v.operands.some((o) => reaches(o, seen));
+    if (v.kind !== 'instruction') return false;
+    const known = memo.get(v);
+    if (known !== undefined) return known;
+    memo.set(v, false);
+    const slot = v.opcode === 'load' ? slotOf(v.operands[0]!) : undefined;
+    const out = slot ? stores(slot).some((s) => reaches(s.operands[0]!)) : !inRegion(v) && v.operands.some(reaches);
+    memo.set(v, out);
+    return out;
   };
-  const rebasable = (v: Value): boolean => v === base || (outside(v) && (v.opcode === 'getelementptr' || v.opcode === 'bitcast') && rebasable(v.operands[0]!));
+  const rebasable = (v: Value): boolean => v === base || (v.kind === 'instruction' && !inRegion(v) && (v.opcode === 'getelementptr' || v.opcode === 'bitcast') && rebasable(v.operands[0]!));
+  const viaSlot = new Map<Instruction, Value>();
+  // The address a slot load of the region stands for, or why there is none.
+  const stored = (load: Instruction, slot: Instruction): string | undefined => {
+    const all = stores(slot);
+    const only = all.length === 1 ? all[0]! : undefined;
+    if (!only || inRegion(only) || !only.parent || !before(only.parent, r.entry, preds)) return 'an address of the array reaches the loop through a slot written more than once or not before the loop';
+    if (!rebasable(only.operands[0]!)) return `an address of the array reaches the loop through a slot, computed by ${(only.operands[0] as Instruction).opcode ?? 'a constant'}`;
+    viaSlot.set(load, only.operands[0]!);
+    return undefined;
+  };
   for (const block of r.blocks) {
     for (const inst of block.instructions) {
+      if (inst.opcode === 'load' && inst.type.kind === 'ptr' && !slotOf(inst.operands[0]!)) return 'the loop loads an address from memory other than a scalar slot';
       for (const op of inst.operands) {
-        if (!reaches(op, new Set())) continue;
+        if (!reaches(op)) continue;
         if (block === r.entry || block === r.header) return 'the loop computes an address of the array before its body';
+        const slot = op.kind === 'instruction' && op.opcode === 'load' ? slotOf(op.operands[0]!) : undefined;
+        if (slot) {
+          const why = stored(op as Instruction, slot);
+          if (why) return why;
+          continue;
+        }
         if (!rebasable(op)) return `the loop uses an address of the array computed before it by ${(op as Instruction).opcode ?? 'a constant'}`;
       }
     }
   }
-  return undefined;
+  return viaSlot;
+}
+
+/**
+ * Whether every path to `to` passes through `block`: walking back from `to` without entering
+ * `block` finds no block without predecessors (the function's entry, or the start of a fast
+ * path not yet wired in, which is why no dominator tree serves here).
+ */
+function before(block: BasicBlock, to: BasicBlock, preds: ReadonlyMap<BasicBlock, readonly BasicBlock[]>): boolean {
+  const seen = new Set<BasicBlock>([block]);
+  const work = [to];
+  while (work.length > 0) {
+    const b = work.pop()!;
+    if (seen.has(b)) continue;
+    seen.add(b);
+    const from = preds.get(b) ?? [];
+    if (from.length === 0) return false;
+    work.push(...from);
+  }
+  return true;
 }

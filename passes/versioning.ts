@@ -47,7 +47,7 @@ export const rtcCheckFunctionsOption: PassOption = {
 };
 export const ompPrivatizeOption: PassOption = {
   name: 'omp-privatize',
-  description: 'with --parallel, also run outermost loops that carry dependences only on arrays each iteration writes before reading, each thread with its own copy (codegen/privatize.ts; default false: PolyBench doitgen at SMALL prints wrong values with it, not yet understood)',
+  description: 'with --parallel, also run outermost loops that carry dependences only on arrays each iteration writes before reading, each thread with its own copy (codegen/privatize.ts; default true; --omp-privatize=false: only loops that carry nothing)',
 };
 export const parallelMinWorkOption: PassOption = {
   name: 'parallel-min-work',
@@ -170,7 +170,7 @@ export const versioningPass: ModulePass = {
       interchange: booleanOption(ctx, interchangeOption, true),
       parallel: booleanOption(ctx, parallelOption, false),
       parallelMinWork: nonNegativeIntegerOption(ctx, parallelMinWorkOption, 100_000),
-      privatize: booleanOption(ctx, ompPrivatizeOption, false),
+      privatize: booleanOption(ctx, ompPrivatizeOption, true),
       schedule: scheduleSettingsFrom(ctx, module),
     };
     const hooks = hooksFor(ctx, o);

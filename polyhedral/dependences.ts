@@ -15,7 +15,7 @@
 // different iterations (see `conflictsOf`). So the parallel loops come from those
 // conflicts and the (cheap, exact) scalar flow, and the six exact relations and what
 // each loop carries are computed when first asked for (printers, tests).
-import { type Ctx, DimType, IslQuotaError, Map as IslMap, type Set as IslSet, type UnionMap, UnionAccessInfo } from 'isl-wasm';
+import { type Ctx, DimType, IslQuotaError, Map as IslMap, type Set as IslSet, type UnionFlow, type UnionMap, UnionAccessInfo } from 'isl-wasm';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 import type { DependencePair, Dependences, ScopStatementModel } from './model';
 
@@ -34,7 +34,7 @@ export interface DependenceInput {
   readonly later?: <T>(exact: () => T) => T;
 }
 
-interface AccessUnion {
+export interface AccessUnion {
   /** [params] -> { Stmt[..] -> MemRef[..] }, each restricted to the statement's domain */
   reads: UnionMap;
   mustWrites: UnionMap;
@@ -103,12 +103,17 @@ export function computeDependences(ctx: Ctx, input: DependenceInput): Dependence
 
 /** Array (or scalar) accesses of `statements`, as isl's dataflow takes them; `like` gives the parameters. */
 function collect(statements: readonly ScopStatementModel[], like: UnionMap, scalar: boolean): AccessUnion {
+  return collectAccesses(statements, like, (a) => (a.array.kind !== 'array') === scalar);
+}
+
+/** The accesses of `statements` that `take` picks, as isl's dataflow takes them; `like` gives the parameters. isl objects in the caller's scope. */
+export function collectAccesses(statements: readonly ScopStatementModel[], like: UnionMap, take: (a: ScopStatementModel['accesses'][number]) => boolean): AccessUnion {
   let reads = emptyLike(like);
   let mustWrites = emptyLike(like);
   let mayWrites = emptyLike(like);
   for (const s of statements) {
     for (const a of s.accesses) {
-      if ((a.array.kind !== 'array') !== scalar) continue;
+      if (!take(a)) continue;
       // A wrapping relation goes in as "any element of the array, maybe" (more
       // dependences, never fewer): isl's dataflow on it is not bounded by the quota.
       const wraps = wrapsAround(a.relation);
@@ -132,10 +137,20 @@ function emptyLike(u: UnionMap): UnionMap {
 
 /** [params] -> { Source[..] -> Sink[..] }: the last sources of every sink instance, where the model is exact. */
 function flow(input: DependenceInput, sink: UnionMap, must: UnionMap, may: UnionMap, kill: UnionMap | undefined): UnionMap {
+  return dataflow(input.schedule, sink, must, may, kill).getMayDependence().intersectParams(input.assumedContext).coalesce();
+}
+
+/** isl's dataflow in `schedule`'s order: the last sources (`must`, `may`) of every instance of `sink`, and the sinks with none. */
+function dataflow(schedule: UnionMap, sink: UnionMap, must: UnionMap, may: UnionMap, kill: UnionMap | undefined): UnionFlow {
   // { Sink[..] -> Memory[..] } read by sinks; sources write (or read) the same locations
-  let info = UnionAccessInfo.fromSink(sink).setMustSource(must).setMaySource(may).setScheduleMap(input.schedule);
+  let info = UnionAccessInfo.fromSink(sink).setMustSource(must).setMaySource(may).setScheduleMap(schedule);
   if (kill !== undefined) info = info.setKill(kill);
-  return info.computeFlow().getMayDependence().intersectParams(input.assumedContext).coalesce();
+  return info.computeFlow();
+}
+
+/** isl's dataflow of `a`, its reads from its writes, in `schedule`'s order. isl objects in the caller's scope. */
+export function readsFromWrites(schedule: UnionMap, a: AccessUnion): UnionFlow {
+  return dataflow(schedule, a.reads, a.mustWrites, a.mayWrites, undefined);
 }
 
 /**

@@ -1,9 +1,8 @@
-// --parallel --omp-privatize (opt-in: wrong values on PolyBench doitgen at SMALL, not yet
-// understood) with private arrays (codegen/privatize.ts): an outermost loop that carries
+// --parallel with private arrays (codegen/privatize.ts, on by default): an outermost loop that carries
 // nothing but the dependences on an array each iteration writes before reading it runs on
 // OpenMP's threads, each thread with its own copy. What the test pins, on
-// fixtures/omp-private.c (tscc -O3 -fopenmp, TSOPT_FLAGS=--verify-each --omp-privatize
-// --parallel-min-work=0 --rtc-stats):
+// fixtures/omp-private.c (tscc -O3 -fopenmp, TSOPT_FLAGS=--verify-each --parallel-min-work=0
+// --rtc-stats):
 //   - the program prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads
 //     (doitgen's A, and sum's last values: the last iteration writes sum itself);
 //   - doitgen's r loop runs on the threads with its sum private (the report's ompPrivatized),
@@ -28,7 +27,7 @@ const run = runThreads;
 test('doitgen\'s r loop runs on the threads with sum private, output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads; a loop reading the array before writing it stays serial', () => {
   const exe = path.join(work, 'private');
   const report = path.join(work, 'private.json');
-  tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --omp-privatize --parallel-min-work=0 --rtc-stats --report=${report}`);
+  tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats --report=${report}`);
   const reference = path.join(work, 'private-ref');
   runOk('clang-14', ['-O3', '-fopenmp', source, '-o', reference]);
   const want = run(reference, 2).out;
@@ -48,4 +47,28 @@ test('doitgen\'s r loop runs on the threads with sum private, output as clang -O
   expect(carry.ompPrivatized).toBeUndefined();
   expect(carry.ompParallelLoops).toEqual([]);
   expect(run(exe, 2).forks.carry).toBe(0);
+}, 300_000);
+
+// fixtures/omp-private-slot.c: doitgen at PolyBench's SMALL sizes inlined into main, where -O3
+// hoists (double *)sum and &sum[1..29] between the set-up loops and the kernel, and the kernel
+// reads (double *)sum from a scalar slot. Every access to sum in the threads' loop must reach
+// the thread's copy (before 7718e2c the slot's was not rebased: A printed -nan, as PolyBench's
+// doitgen at SMALL did).
+test('doitgen inlined at SMALL\'s sizes: sum private, output as clang -O3\'s under 1, 2 and 4 threads; a loop reading the array first stays serial', () => {
+  const slotSource = path.join(__dirname, 'fixtures', 'omp-private-slot.c');
+  const exe = path.join(work, 'slot');
+  const report = path.join(work, 'slot.json');
+  tscc(['-O3', '-fopenmp', slotSource, '-o', exe], `--verify-each --parallel-min-work=0 --report=${report}`);
+  const reference = path.join(work, 'slot-ref');
+  runOk('clang-14', ['-O3', '-fopenmp', slotSource, '-o', reference]);
+  const want = run(reference, 1).out;
+  expect(want.split('\n').filter((l) => l !== '')).toHaveLength(4);
+  for (const threads of [1, 2, 4]) expect(run(exe, threads).out).toBe(want);
+
+  const functions = (JSON.parse(fs.readFileSync(report, 'utf8')) as Report).functions;
+  const kernel = functions.find((f) => f.name === 'main')!.scops.find((s) => (s.ompPrivatized ?? []).length > 0);
+  expect(kernel?.ompPrivatized).toHaveLength(1);
+  const carry = functions.find((f) => f.name === 'carry')!.scops[0]!;
+  expect(carry.ompPrivatized).toBeUndefined();
+  expect(carry.ompParallelLoops).toEqual([]);
 }, 300_000);
