@@ -282,6 +282,31 @@ export function visitLoops(node: AstNodeTree, f: (loop: ForNode) => boolean): vo
   }
 }
 
+/**
+ * Calls `f` on every mark node of `node` named `mark`, in pre-order, without descending into
+ * one: what lies below a mark is `f`'s to walk.
+ */
+export function visitMarks(node: AstNodeTree, mark: string, f: (marked: Extract<AstNodeTree, { kind: 'mark' }>) => void): void {
+  switch (node.kind) {
+    case 'mark':
+      if (node.mark === mark) f(node);
+      else visitMarks(node.node, mark, f);
+      return;
+    case 'for':
+      visitMarks(node.body, mark, f);
+      return;
+    case 'block':
+      node.children.forEach((c) => visitMarks(c, mark, f));
+      return;
+    case 'if':
+      visitMarks(node.then, mark, f);
+      if (node.else) visitMarks(node.else, mark, f);
+      return;
+    case 'user':
+      return;
+  }
+}
+
 /** Whether a loop or condition inside `node` has a bound or test that uses the iterator `name`. */
 export function shapedBy(node: AstNodeTree, name: string): boolean {
   switch (node.kind) {

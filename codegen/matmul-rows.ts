@@ -14,7 +14,7 @@
 import type { AstNodeTree } from 'isl-wasm';
 import { InstFlag, IrBuilder, setOperand, type Instruction, type Value } from '../ir';
 import { matmulRowsMark } from '../transform/matmul-rows';
-import { visitLoops } from './ast-to-ir';
+import { visitLoops, visitMarks } from './ast-to-ir';
 import type { MetadataTable } from './metadata';
 
 type ForNode = Extract<AstNodeTree, { kind: 'for' }>;
@@ -26,35 +26,13 @@ function rowLoops(ast: AstNodeTree): Map<ForNode, number> {
     out.set(loop, row);
     return true;
   });
-  const visit = (n: AstNodeTree): void => {
-    switch (n.kind) {
-      case 'mark': {
-        if (n.mark !== matmulRowsMark) {
-          visit(n.node);
-          return;
-        }
-        let copies: AstNodeTree = n.node;
-        while (copies.kind === 'mark') copies = copies.node;
-        // Only an unrolled loop: a block of copies, child r running row r (a full micro-tile runs
-        // rows 0 to Mr - 1, so its copies are exactly those in order). A loop left rolled has no scopes.
-        if (copies.kind === 'block') copies.children.forEach((c, r) => loopsOf(c, r));
-        return;
-      }
-      case 'for':
-        visit(n.body);
-        return;
-      case 'block':
-        n.children.forEach(visit);
-        return;
-      case 'if':
-        visit(n.then);
-        if (n.else) visit(n.else);
-        return;
-      case 'user':
-        return;
-    }
-  };
-  visit(ast);
+  visitMarks(ast, matmulRowsMark, (mark) => {
+    let copies: AstNodeTree = mark.node;
+    while (copies.kind === 'mark') copies = copies.node;
+    // Only an unrolled loop: a block of copies, child r running row r (a full micro-tile runs
+    // rows 0 to Mr - 1, so its copies are exactly those in order). A loop left rolled has no scopes.
+    if (copies.kind === 'block') copies.children.forEach((c, r) => loopsOf(c, r));
+  });
   return out;
 }
 

@@ -36,7 +36,7 @@
 //     twice, none skipped.
 // The rolled loop is marked parallel only when no two of its iterations touch the same element
 // with a write (from the accesses of both statements mapped onto x).
-import type { Ctx, Map as IslMap, Set as IslSet } from 'isl-wasm';
+import { Aff, type Ctx, Map as IslMap, MultiAff, MultiPwAff, Set as IslSet, type Space } from 'isl-wasm';
 import { constantsEqual, InstFlag, isConstant, typesEqual, type BasicBlock, type Instruction, type IrBuilder, type Value } from '../ir';
 import type { Loop } from '../analysis/loops';
 import { allocSize, type ScalarEvolution } from '../analysis/scalar-evolution';
@@ -393,18 +393,21 @@ function sameOperation(a: Instruction, b: Instruction): boolean {
 }
 
 /**
- * `e` as isl text over the model's parameters and the counters i0, i1, ... of `outer` (the loops
- * around the pair: a triangular loop's trip count), with the conditions (`… >= 0`) under which
- * the text is exact.
+ * `e` as an affine function on `space` (a statement's, whose first dimensions are the counters of
+ * `outer`, the loops around the pair: a triangular loop's trip count) over the model's
+ * parameters, with the conditions under which it is exact pushed to `conditions` (sets in
+ * `space`).
  */
-function islText(model: ScopModel, e: Scev, conditions: string[], outer: readonly ScopLoop[]): string | undefined {
-  const islText_ = (x: Scev, c: string[]) => islText(model, x, c, outer);
+function islAff(model: ScopModel, e: Scev, conditions: IslSet[], outer: readonly ScopLoop[], space: Space): Aff | undefined {
+  const aff = (x: Scev, c: IslSet[]) => islAff(model, x, c, outer, space);
+  const ctx = model.ctx;
+  const constant = (v: bigint): Aff => Aff.zeroOnDomainSpace(space).addConstantVal(ctx.val(v));
   switch (e.kind) {
     case ScevKind.Constant:
-      return e.value.toString();
+      return constant(e.value);
     case ScevKind.Unknown: {
       const p = model.parameters.find((x) => x.expression === e);
-      return p?.name;
+      return p && space.paramAffOnDomainId(ctx.id(p.name));
     }
     case ScevKind.SignExtend:
     case ScevKind.ZeroExtend: {
@@ -413,35 +416,37 @@ function islText(model: ScopModel, e: Scev, conditions: string[], outer: readonl
       const w = BigInt(e.operand.bits);
       const signed = e.kind === ScevKind.SignExtend;
       if (e.operand.kind === ScevKind.Unknown || !modular(e.operand)) {
-        const inner = e.operand.kind === ScevKind.Unknown ? islText_(e.operand, conditions) : undefined;
-        if (inner !== undefined && !signed) conditions.push(`${inner} >= 0`);
+        const inner = e.operand.kind === ScevKind.Unknown ? aff(e.operand, conditions) : undefined;
+        if (inner !== undefined && !signed) conditions.push(inner.geSet(constant(0n)));
         return inner;
       }
-      const inner = islText_(e.operand, conditions);
-      if (inner !== undefined) conditions.push(signed ? `${-(1n << (w - 1n))} <= ${inner} <= ${(1n << (w - 1n)) - 1n}` : `0 <= ${inner} <= ${(1n << w) - 1n}`);
+      const inner = aff(e.operand, conditions);
+      if (inner !== undefined) {
+        const [min, max] = signed ? [-(1n << (w - 1n)), (1n << (w - 1n)) - 1n] : [0n, (1n << w) - 1n];
+        conditions.push(inner.geSet(constant(min)).intersect(inner.leSet(constant(max))));
+      }
       return inner;
     }
     case ScevKind.Add: {
-      const parts = e.operands.map((o) => islText_(o, conditions));
-      return parts.every((x) => x !== undefined) ? `(${parts.join(' + ')})` : undefined;
+      const parts = e.operands.map((o) => aff(o, conditions));
+      return parts.every((x) => x !== undefined) ? parts.reduce((x, y) => x!.add(y!)) : undefined;
     }
     case ScevKind.Mul: {
       if (e.operands.length !== 2 || e.operands[0]!.kind !== ScevKind.Constant) return undefined;
-      const inner = islText_(e.operands[1]!, conditions);
-      return inner === undefined ? undefined : `(${e.operands[0]!.value} * ${inner})`;
+      return aff(e.operands[1]!, conditions)?.scaleVal(ctx.val(e.operands[0]!.value));
     }
     case ScevKind.UDiv: {
       if (e.rhs.kind !== ScevKind.Constant || e.rhs.value <= 0n) return undefined;
-      const inner = islText_(e.lhs, conditions);
+      const inner = aff(e.lhs, conditions);
       if (inner === undefined) return undefined;
-      conditions.push(`${inner} >= 0`);
-      return `floor((${inner})/${e.rhs.value})`;
+      conditions.push(inner.geSet(constant(0n)));
+      return inner.scaleDownVal(ctx.val(e.rhs.value)).floor();
     }
     case ScevKind.AddRec: {
       const k = outer.findIndex((l) => l.loop === e.loop);
       if (k < 0 || e.operands.length !== 2 || e.operands[1]!.kind !== ScevKind.Constant) return undefined;
-      const start = islText_(e.operands[0]!, conditions);
-      return start === undefined ? undefined : `(${start} + ${e.operands[1]!.value} * i${k})`;
+      const start = aff(e.operands[0]!, conditions);
+      return start?.add(space.identityMultiAffOnDomain().getAt(k).scaleVal(ctx.val(e.operands[1]!.value)));
     }
     default:
       return undefined;
@@ -467,15 +472,6 @@ function rangeName(m: IslMap): string | null {
   return m.range().getTupleName();
 }
 
-/** `i0, ..., i<n-2>, last`: a statement's outer dimensions, then its last. */
-function dims(n: number, last: string): string {
-  return [...outerDims(n - 1), last].join(', ');
-}
-
-function outerDims(n: number): string[] {
-  return Array.from({ length: n }, (_, k) => `i${k}`);
-}
-
 /**
  * [params] -> { Stmt[o, x] }: the copies' instances at x = U*t + c and the remainder's at
  * x = K + r (a remainder block's at x = K), when they are disjoint, in that order, and fill
@@ -483,35 +479,46 @@ function outerDims(n: number): string[] {
  * the unrolled loop's when the remainder is a block.
  */
 function rolledDomain(model: ScopModel, u: ScopStatementModel, r: ScopStatementModel, factor: number, offset: Scev, block: boolean): { domain: IslSet; parallel(mu: readonly Instruction[], mr: readonly Instruction[]): boolean } | undefined {
-  const conditions: string[] = [];
   const d = u.loops.length;
-  const k = islText(model, offset, conditions, u.loops.slice(0, -1));
-  if (k === undefined) return undefined;
   const ctx: Ctx = model.ctx;
-  const p = `[${model.parameters.map((x) => x.name).join(', ')}] -> `;
-  const name = block ? u.name : r.name;
-  const remainder = block ? `${r.name}[${outerDims(d - 1).join(', ')}]` : `${r.name}[${dims(d, 'r')}]`;
-  // The remainder runs only where its offset's text is exact (the context: the guards around the SCoP).
-  if (conditions.length > 0 && !r.domain.intersectParams(model.context).isSubset(ctx.set(`${p}{ ${remainder} : ${conditions.join(' and ')} }`))) return undefined;
-  const target = `${name}[${dims(d, 'x')}]`;
+  const target = block ? u : r;
+  const name = ctx.id(target.name);
+  // K over the remainder's instances (its first d - 1 counters are the outer loops')
+  const conditions: IslSet[] = [];
+  const k = islAff(model, offset, conditions, u.loops.slice(0, -1), r.domain.getSpace());
+  if (k === undefined) return undefined;
+  // The remainder runs only where K is exact (the context: the guards around the SCoP).
+  const exact = conditions.reduce((x, y) => x.intersect(y), IslSet.universe(r.domain.getSpace()));
+  if (conditions.length > 0 && !r.domain.intersectParams(model.context).isSubset(exact)) return undefined;
+  // { Stmt[o, x] -> [o, x] } on the rolled statement's instances
+  const xs = target.domain.getSpace().identityMultiAffOnDomain();
+  const last = (m: MultiAff): Aff => m.getAt(m.size() - 1);
+  const onto = (m: MultiAff): IslMap => m.setRangeTupleId(name).asMap();
   // { Stmt_u[o, t] -> Stmt[o, U t + c] } for each copy c
-  const copies = Array.from({ length: factor }, (_, c) => ctx.map(`${p}{ ${u.name}[${dims(d, 't')}] -> ${name}[${dims(d, `${factor}*t + ${c}`)}] }`));
+  const ts = u.domain.getSpace().identityMultiAffOnDomain();
+  const copies = Array.from({ length: factor }, (_, c) => onto(ts.setAt(d - 1, last(ts).scaleVal(ctx.val(factor)).addConstantVal(ctx.val(c)))));
   // { Stmt_r[o, r] -> Stmt[o, K + r] }, or { Stmt_r[o] -> Stmt[o, K] }
-  const shift = ctx.map(`${p}{ ${remainder} -> ${name}[${dims(d, block ? k : `${k} + r`)}] }`);
+  const rs = r.domain.getSpace().identityMultiAffOnDomain();
+  const shift = onto(block ? rs.flatRangeProduct(MultiAff.fromAff(k)) : rs.setAt(d - 1, k.add(last(rs))));
   // Under the context: where the SCoP runs.
   const fromCopies = copies.map((m) => u.domain.apply(m)).reduce((x, y) => x.union(y)).intersectParams(model.context);
   const fromRemainder = r.domain.apply(shift).intersectParams(model.context);
   if (!fromCopies.isDisjoint(fromRemainder)) return undefined;
   // { Stmt[o, x] -> Stmt[o, y] : y > x }
-  const later = ctx.map(`${p}{ ${target} -> ${name}[${dims(d, 'y')}] : y > x }`);
+  const inner = MultiPwAff.fromMultiAff(MultiAff.fromAff(last(xs)));
+  const pairs = IslMap.universe(target.domain.getSpace().mapFromSet());
+  const outer = xs.getList().toArray().slice(0, -1).map((x) => MultiAff.fromAff(x));
+  const sameOuter = outer.length === 0 ? pairs : pairs.eqAtMultiPwAff(MultiPwAff.fromMultiAff(outer.reduce((x, y) => x.flatRangeProduct(y))));
+  const later = sameOuter.lexLtAtMultiPwAff(inner);
   // No copy instance after a remainder instance.
   if (!fromCopies.intersect(fromRemainder.apply(later)).isEmpty()) return undefined;
   const domain = fromCopies.union(fromRemainder).coalesce();
   const before = domain.apply(later);
   const after = domain.apply(later.reverse());
   if (!before.intersect(after).subtract(domain).isEmpty()) return undefined;
-  if (!domain.isSubset(ctx.set(`${p}{ ${target} : x >= 0 }`))) return undefined;
-  if (!domain.apply(ctx.map(`${p}{ ${target} -> ${name}[${dims(d, '0')}] }`)).isSubset(domain)) return undefined;
+  const zero = Aff.zeroOnDomainSpace(target.domain.getSpace());
+  if (!domain.isSubset(last(xs).geSet(zero))) return undefined;
+  if (!domain.apply(onto(xs.setAt(d - 1, zero))).isSubset(domain)) return undefined;
   return {
     domain,
     parallel: (mu, mr) => {
@@ -527,7 +534,7 @@ function rolledDomain(model: ScopModel, u: ScopStatementModel, r: ScopStatementM
       });
       if (rolled.some((x) => x === undefined)) return false;
       // { Stmt[o, x] -> Stmt[o, y] : x != y }
-      const other = ctx.map(`${p}{ ${target} -> ${name}[${dims(d, 'y')}] : y != x }`);
+      const other = later.union(later.reverse());
       for (const w of rolled) {
         if (!w!.write) continue;
         for (const a of rolled) {

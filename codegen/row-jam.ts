@@ -16,7 +16,7 @@
 import type { AstNodeTree } from 'isl-wasm';
 import { functionType, getOrInsertFunction, IrBuilder, setOperand, type Instruction, type Module } from '../ir';
 import { rowJamMark, type RowJammed } from '../transform/row-jam';
-import { visitLoops } from './ast-to-ir';
+import { visitLoops, visitMarks } from './ast-to-ir';
 import type { MetadataTable } from './metadata';
 
 type ForNode = Extract<AstNodeTree, { kind: 'for' }>;
@@ -38,33 +38,12 @@ export interface JammedRow {
 /** The outermost loops below each row-jam mark of `ast`: the jammed k loops. */
 function jammedLoops(ast: AstNodeTree): Set<ForNode> {
   const out = new Set<ForNode>();
-  const visit = (n: AstNodeTree): void => {
-    if (n.kind === 'mark' && n.mark === rowJamMark) {
-      visitLoops(n.node, (loop) => {
-        out.add(loop);
-        return false;
-      });
-      return;
-    }
-    switch (n.kind) {
-      case 'mark':
-        visit(n.node);
-        return;
-      case 'for':
-        visit(n.body);
-        return;
-      case 'block':
-        n.children.forEach(visit);
-        return;
-      case 'if':
-        visit(n.then);
-        if (n.else) visit(n.else);
-        return;
-      case 'user':
-        return;
-    }
-  };
-  visit(ast);
+  visitMarks(ast, rowJamMark, (mark) =>
+    visitLoops(mark.node, (loop) => {
+      out.add(loop);
+      return false;
+    }),
+  );
   return out;
 }
 

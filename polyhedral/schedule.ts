@@ -98,15 +98,19 @@ export function originalSchedule(statements: readonly ScheduledStatement[], rpo:
   return { statements: out, loopPositions };
 }
 
+/** Counter k of the instances of `domain` (a statement's) as an affine function on it: { S[i..] -> [i_k] }. */
+export function counterAff(domain: IslSet, k: number): Aff {
+  return domain.getSpace().identityMultiAffOnDomain().getAt(k);
+}
+
 /**
  * [params] -> { Stmt_S[i..] -> [t0, ..., t2D] }: a statement's 2D+1 schedule over its domain's
  * space, built with isl's affine functions. isl objects in the caller's scope.
  */
 export function timeMap(domain: IslSet, time: readonly TimeDim[]): IslMap {
   const space = domain.getSpace();
-  const counters = space.identityMultiAffOnDomain();
   const dim = (t: TimeDim): MultiAff =>
-    MultiAff.fromAff('counter' in t ? counters.getAt(t.counter) : Aff.zeroOnDomainSpace(space).addConstantVal(domain.ctx.val(t.constant)));
+    MultiAff.fromAff('counter' in t ? counterAff(domain, t.counter) : Aff.zeroOnDomainSpace(space).addConstantVal(domain.ctx.val(t.constant)));
   return time.map(dim).reduce((a, b) => a.flatRangeProduct(b)).asMap();
 }
 

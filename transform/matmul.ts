@@ -20,11 +20,12 @@
 // statement copies the block's elements into a buffer laid out [k][j] (codegen/packing.ts),
 // and the micro-kernel reads the buffer, stride 1 along j. Packing only copies values the SCoP
 // never writes, so results stay bit for bit. Operands already stride 1 along j are read in place.
-import { AstLoopType, DimType, MultiUnionPwAff, Schedule, ScheduleNode, UnionMap, UnionSetList, type UnionSet } from 'isl-wasm';
+import { type Aff, AstLoopType, type Ctx, DimType, MultiAff, MultiUnionPwAff, Schedule, ScheduleNode, Set as IslSet, Space, UnionMap, UnionSetList, type UnionSet } from 'isl-wasm';
 import { stride } from './interchange';
 import { matmulRowsMark, rowsApart } from './matmul-rows';
 import { foldedProduct } from './packed-product';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { counterAff } from '../polyhedral/schedule';
 import type { CacheSizes } from './tile-sizes';
 import type { Plan } from './schedule-plan';
 
@@ -319,8 +320,8 @@ export function insertMatmulBands(
  */
 function packBefore(model: ScopModel, at: ScheduleNode, p: PackedOperand, mark?: string): ScheduleNode {
   const st = model.statements.find((s) => s.name === p.statement)!;
-  const xs = st.loops.map((_, k) => `x${k}`);
-  const toPack = model.ctx.unionMap(`{ ${st.name}[${xs.join(', ')}] -> ${p.pack}[x${p.row}, x${p.roles.k}] }`);
+  // { S[x..] -> Pack[x_row, x_k] }
+  const toPack = MultiAff.fromAff(counterAff(st.domain, p.row)).flatRangeProduct(MultiAff.fromAff(counterAff(st.domain, p.roles.k))).setRangeTupleId(model.ctx.id(p.pack)).asMap().toUnionMap();
   const extension = at.getPrefixScheduleUnionMap().intersectDomain(st.domain.toUnionSet()).reverse().applyRange(toPack).coalesce();
   const grafted = at.graftBefore(ScheduleNode.fromExtension(extension));
   if (!mark) return grafted;
@@ -341,8 +342,12 @@ function fullMicroTiles(model: ScopModel, band: ScheduleNode, points: MultiUnion
   const where = band.getPrefixScheduleUnionMap().intersectDomain(model.domains).rangeProduct(band.bandGetPartialScheduleUnionMap());
   // { S[..] -> [j', i', k'] }: each instance's place in its micro-tile
   const place = UnionMap.fromMultiUnionPwAff(points);
-  const at = (condition: string): UnionSet => where.intersectDomain(place.intersectRange(ctx.unionSet(`{ [j, i, k] : ${condition} }`)).domain()).range();
-  const full = at('i = 0 and j = 0').intersect(at(`i = ${sizes.mr - 1} and j = ${sizes.nr - 1}`)).coalesce();
+  // The prefixes and band points of the instances at [j', i'] = [j, i] of their micro-tile
+  const at = (j: number, i: number): UnionSet => {
+    const offsets = IslSet.universe(anonymousSpace(ctx, 3)).fixSi(DimType.set, 1, i).fixSi(DimType.set, 0, j).toUnionSet();
+    return where.intersectDomain(place.intersectRange(offsets).domain()).range();
+  };
+  const full = at(0, 0).intersect(at(sizes.nr - 1, sizes.mr - 1)).coalesce();
   return full.asSet().setTupleName('isolate').toUnionSet();
 }
 
@@ -359,8 +364,10 @@ function fullMicroTileInstances(model: ScopModel, jki: MultiUnionPwAff, sizes: M
   // [params] -> { [j, i] }: the (j, i) pairs some instance runs
   const pairs = schedule.range().asSet().projectOut(DimType.set, 1, 1).intersectParams(model.context).coalesce();
   const { nr, mr } = sizes;
-  const corner = (dj: number, di: number) =>
-    ctx.map(`{ [j, k, i] -> [${nr} * floor(j / ${nr}) + ${dj}, ${mr} * floor(i / ${mr}) + ${di}] }`).intersectRange(pairs).domain();
+  const x = anonymousSpace(ctx, 3).identityMultiAffOnDomain();
+  const from = (x: Aff, size: number, offset: number): MultiAff => MultiAff.fromAff(x.scaleDownVal(ctx.val(size)).floor().scaleVal(ctx.val(size)).addConstantVal(ctx.val(offset)));
+  // { [j, k, i] -> [nr floor(j / nr) + dj, mr floor(i / mr) + di] } onto the pairs
+  const corner = (dj: number, di: number) => from(x.getAt(0), nr, dj).flatRangeProduct(from(x.getAt(2), mr, di)).asMap().intersectRange(pairs).domain();
   const inFull = [[0, 0], [0, mr - 1], [nr - 1, 0], [nr - 1, mr - 1]].map(([dj, di]) => corner(dj!, di!)).reduce((a, b) => a.intersect(b)).coalesce();
   return schedule.intersectRange(inFull.toUnionSet()).domain().coalesce();
 }
@@ -395,12 +402,13 @@ function memberDistances(model: ScopModel, ordered: UnionMap, mupa: MultiUnionPw
   const schedule = UnionMap.fromMultiUnionPwAff(mupa);
   // { [x..] }: how far apart the two ends of each dependence run, member by member
   const distances = schedule.reverse().applyRange(deps).applyRange(schedule).deltas();
-  const xs = Array.from({ length: n }, (_, m) => `x${m}`);
-  const where = (cond: string): UnionSet => ctx.unionSet(`{ [${xs.join(', ')}] : ${cond} }`);
-  if (!distances.isSubset(where(xs.map((x) => `${x} >= 0`).join(' and ')))) return undefined;
-  return xs.map((x, m) => {
-    const uncarried = m === 0 ? distances : distances.intersect(where(xs.slice(0, m).map((y) => `${y} = 0`).join(' and ')));
-    return uncarried.isSubset(where(`${x} = 0`));
+  const space = anonymousSpace(ctx, n);
+  // { [x..] : x_0 = .. = x_(m-1) = 0 }
+  const zeroUpTo = (m: number): UnionSet => Array.from({ length: m }, (_, y) => y).reduce((s, y) => s.fixSi(DimType.set, y, 0), IslSet.universe(space)).toUnionSet();
+  if (!distances.isSubset(IslSet.universe(space).lowerBoundMultiVal(space.zeroMultiVal()).toUnionSet())) return undefined;
+  return Array.from({ length: n }, (_, m) => {
+    const uncarried = m === 0 ? distances : distances.intersect(zeroUpTo(m));
+    return uncarried.isSubset(IslSet.universe(space).fixSi(DimType.set, m, 0).toUnionSet());
   });
 }
 
@@ -454,4 +462,9 @@ export function distributeMatmul(model: ScopModel, plan: Plan, ordered: UnionMap
     return { kind: 'sequence', children: [{ filter: others, child: othersPlan }, { filter: mine, child: matmulPlan }] };
   }
   return rebuilt();
+}
+
+/** The space [x_0, .., x_(n-1)] of unnamed points, without parameters. */
+function anonymousSpace(ctx: Ctx, n: number): Space {
+  return Space.unit(ctx).addUnnamedTupleUi(n);
 }

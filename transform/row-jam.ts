@@ -25,6 +25,7 @@
 import { Aff, AstLoopType, DimType, MultiAff, MultiUnionPwAff, Schedule, type ScheduleNode, type UnionMap, type UnionSet, UnionPwAff, UnionSetList } from 'isl-wasm';
 import type { Instruction } from '../ir';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { counterAff } from '../polyhedral/schedule';
 import { orderedDependences, type ScheduleDecision } from './schedule-optimizer';
 import { lexLess } from './time-tiling';
 
@@ -98,11 +99,6 @@ export class NestRefused {
   constructor(readonly why: string) {}
 }
 
-/** Counter `k` of `st`'s domain as an affine function on it. */
-function counter(st: ScopStatementModel, k: number): Aff {
-  return st.domain.getSpace().identityMultiAffOnDomain().getAt(k);
-}
-
 /** The constants of `st`'s 2D+1 schedule (its even dimensions): its place in each loop body. */
 function places(st: ScopStatementModel): number[] {
   const range = st.schedule.range();
@@ -136,7 +132,7 @@ export function rowJam(model: ScopModel, o: RowJamOptions): RowJamResult {
     const placesOf = new Map(model.statements.map((st) => [st, places(st)] as const));
     /** Dimension p of `st`'s original 2D+1 schedule as an affine function on its domain. */
     const original = (st: ScopStatementModel, p: number): Aff => {
-      if (p % 2 === 1 && (p - 1) / 2 < st.loops.length) return counter(st, (p - 1) / 2);
+      if (p % 2 === 1 && (p - 1) / 2 < st.loops.length) return counterAff(st.domain, (p - 1) / 2);
       const c = p % 2 === 0 ? placesOf.get(st)![p / 2]! : 0;
       return Aff.zeroOnDomainSpace(st.domain.getSpace()).addConstantVal(ctx.val(c));
     };
@@ -156,7 +152,7 @@ export function rowJam(model: ScopModel, o: RowJamOptions): RowJamResult {
     const domainOf = (sts: readonly ScopStatementModel[]): UnionSet => union(sts.map((st) => st.domain.toUnionSet()));
 
     // The jammed instances: chain[.., r, k] whose every row r0 + u of the block runs k too.
-    const r0 = counter(chain, d).scaleDownVal(ctx.val(U)).floor().scaleVal(ctx.val(U));
+    const r0 = counterAff(chain.domain, d).scaleDownVal(ctx.val(U)).floor().scaleVal(ctx.val(U));
     let jammed = chain.domain;
     for (let u = 0; u < U; u++) {
       const row = MultiAff.identityOnDomainSpace(chain.domain.getSpace()).setAt(d, r0.addConstantVal(ctx.val(u)));
@@ -177,7 +173,7 @@ export function rowJam(model: ScopModel, o: RowJamOptions): RowJamResult {
       const depth = node.getTreeDepth();
       node = up(originalFrom(node.child(1).child(0), others, 2 * d + 1), depth).child(0).child(0);
     }
-    node = band(node, inRow, (st) => counter(st, d).scaleDownVal(ctx.val(U)).floor());
+    node = band(node, inRow, (st) => counterAff(st.domain, d).scaleDownVal(ctx.val(U)).floor());
     const rest = chain.domain.intersectParams(model.context).toUnionSet().subtract(jammed.toUnionSet());
     const parts = [...(before.length > 0 ? [domainOf(before)] : []), jammed.toUnionSet(), after.length > 0 ? rest.union(domainOf(after)) : rest];
     node = node.insertSequence(parts.slice(1).reduce((l, s) => l.add(s), UnionSetList.fromUnionSet(parts[0]!)));
@@ -186,7 +182,7 @@ export function rowJam(model: ScopModel, o: RowJamOptions): RowJamResult {
     if (before.length > 0) node = up(originalFrom(node.child(at++).child(0), before, 2 * d + 1), seq);
     const mark = node.child(at++).child(0).insertMark(ctx.id(rowJamMark));
     const markDepth = mark.getTreeDepth();
-    const rows = band(band(mark.child(0), [chain], (st) => counter(st, d + 1)), [chain], (st) => counter(st, d)).parent();
+    const rows = band(band(mark.child(0), [chain], (st) => counterAff(st.domain, d + 1)), [chain], (st) => counterAff(st.domain, d)).parent();
     node = up(rows.bandMemberSetAstLoopType(0, AstLoopType.unroll), markDepth);
     // { chain[..] -> [prefix] }: each jammed instance's block (the loops around r, R)
     const block = node.getPrefixScheduleUnionMap().intersectDomain(jammed.toUnionSet());

@@ -35,6 +35,7 @@
 //   - an innermost loop carries a dependence, and so does the wavefront's.
 import { type Aff, DimType, type Map as IslMap, MultiAff, MultiUnionPwAff, Schedule, type ScheduleNode, type UnionMap, UnionPwAff, UnionSetList } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { counterAff } from '../polyhedral/schedule';
 import type { CacheSizes } from './tile-sizes';
 import { orderedDependences, parallelPointMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
 import { timeTileLoops, wavefrontRefused } from './wavefront';
@@ -107,9 +108,9 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const offsets = memberOffsets(ordered, space);
     /** Member m of the band for `st`: i0, or skew*i0 + its counters + its shift. */
     const member = (st: ScopStatementModel, m: number): Aff => {
-      if (m === 0) return counter(st, 0);
+      if (m === 0) return counterAff(st.domain, 0);
       const c = shifts!.get(st)![m - 1]!;
-      const summed = memberCounters(st, m, offsets.get(st)!, form).reduce((a, k) => a.add(counter(st, k)), counter(st, 0).scaleVal(ctx.val(skew)));
+      const summed = memberCounters(st, m, offsets.get(st)!, form).reduce((a, k) => a.add(counterAff(st.domain, k)), counterAff(st.domain, 0).scaleVal(ctx.val(skew)));
       return summed.addConstantVal(ctx.val(c));
     };
     /** { S[..] -> [f(S)] } for every looped statement, as a one-member partial schedule. */
@@ -260,11 +261,6 @@ function memberOffsets(statements: readonly ScopStatementModel[], space: number)
   }));
 }
 
-/** Counter k of `st`'s instances as an affine function on its domain: { S[i..] -> [i_k] }. */
-function counter(st: ScopStatementModel, k: number): Aff {
-  return st.domain.getSpace().identityMultiAffOnDomain().getAt(k);
-}
-
 /** The counters (indices into the statement's loops) summed in space member m (1..space) of a statement with `offset` (memberOffsets). */
 function memberCounters(st: ScopStatementModel, m: number, offset: number, form: SkewForm): number[] {
   const at = (x: number): number[] => (x - offset >= 1 && x - offset <= st.loops.length - 1 ? [x - offset] : []);
@@ -307,7 +303,7 @@ function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[]
     for (let m = 1; m <= space; m++) {
       // { S[a] -> [s*a0 + x_S] } and { T[b] -> [s*b0 + x_T] }: the member without its shift
       const value = (st: ScopStatementModel): IslMap =>
-        MultiAff.fromAff(memberCounters(st, m, offsets.get(st)!, form).reduce((a, k) => a.add(counter(st, k)), counter(st, 0).scaleVal(ctx.val(s)))).asMap();
+        MultiAff.fromAff(memberCounters(st, m, offsets.get(st)!, form).reduce((a, k) => a.add(counterAff(st.domain, k)), counterAff(st.domain, 0).scaleVal(ctx.val(s)))).asMap();
       // [params] -> { [v] }: the member's distances over the dependence, s (b0 - a0) + x_T - x_S
       const distances = pair.applyDomain(value(from)).applyRange(value(to)).deltas();
       if (distances.isEmpty()) continue;
