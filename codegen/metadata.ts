@@ -74,12 +74,13 @@ export class MetadataTable {
    * so too): with it scalar evolution counts a loop exiting on `c <= min(..)` whose bound it
    * cannot range (a wavefront's tile loops around the point loops, transform/wavefront.ts);
    * without it the loop vectorizer refused fdtd-2d's point loops there ("could not determine
-   * number of loop iterations"), 3.7x the instructions of the plain tile order.
+   * number of loop iterations"), 3.7x the instructions of the plain tile order. `properties`:
+   * further operands (nodes of this table), as the row jam's unroll count (codegen/row-jam.ts).
    */
-  fastPathLoop(scop: string, depth: number, group: string | undefined): string {
+  fastPathLoop(scop: string, depth: number, group: string | undefined, properties: readonly string[] = []): string {
     const marker = this.node(() => `!{!"${FAST_PATH_LOOP_MARKER}", !"${escapeString(scop)}", i32 ${depth}}`);
     const progress = (this.mustProgress ??= this.node(() => '!{!"llvm.loop.mustprogress"}'));
     const parallel = group ? [this.node(() => `!{!"llvm.loop.parallel_accesses", ${group}}`)] : [];
-    return this.node((self) => `distinct !{${[self, marker, progress, ...parallel].join(', ')}}`);
+    return this.node((self) => `distinct !{${[self, marker, progress, ...parallel, ...properties].join(', ')}}`);
   }
 }

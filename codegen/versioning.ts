@@ -306,12 +306,13 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const rows = scheduled ? rowScopes(ast, md, fastPathName(fn.name, location)) : undefined;
     // The row jam's jammed rows (codegen/row-jam.ts): their element and the finished ones read apart.
     const jam = scheduled && decision?.rowJammed ? jamScopes(ast, md, fastPathName(fn.name, location), decision.rowJammed) : undefined;
-    let row: { array: ScopArray; scopes: { own: string; others: string[] }; finished?: JammedRow['finished'] } | undefined;
+    let row: { array: ScopArray; scopes: { own: string; others: string[] }; finished?: JammedRow['finished']; sameAddress?: JammedRow['sameAddress'] } | undefined;
     const rowAddresses = new Map<Value, Value>();
     const decorateAccess = (copy: Instruction, array: ScopArray, original?: Instruction): void => {
       const mine = row?.array !== array ? undefined : original && row.finished?.reads.has(original) ? row.finished.scopes : row.scopes;
       if (mine && row?.finished && mine === row.scopes) fenceRowStore(module, copy);
       if (mine) splitRowAddress(copy, rowAddresses);
+      if (mine && row?.sameAddress && mine === row.scopes) row.sameAddress(copy);
       copy.metadata.push({ name: 'alias.scope', ref: md.list([scopeOf.get(array)!, ...(mine ? [mine.own] : [])]) });
       const others = [...arrays.filter((x) => x !== array).map((x) => scopeOf.get(x)!), ...(mine?.others ?? [])];
       if (others.length > 0) copy.metadata.push({ name: 'noalias', ref: md.list(others) });
@@ -370,7 +371,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         // No `llvm.loop.vectorize.enable`: it makes the loop vectorizer ignore its cost model, and
         // on -O3's runtime-unrolled statements (stride-2 and stride-4 accesses) the forced
         // interleaved-group code ran gemm 1.5x slower than the scalar loop SLP vectorizes.
-        loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.fastPathLoop(fastPathName(fn.name, location), loop.depth, g) });
+        loop.latchBranch.metadata.push({ name: 'llvm.loop', ref: md.fastPathLoop(fastPathName(fn.name, location), loop.depth, g, jam?.loopProperties(loop.node)) });
       },
     }, prefix);
     generated = gen.blocks;

@@ -158,6 +158,8 @@ export function decideFastPaths(m: Module, guarded: readonly number[], results: 
     if ((r.fields.schedule as { timeTiled?: unknown } | undefined)?.timeTiled) {
       return { ...base, kept: true, reason: 'not vectorized, but time-tiled: a tile\'s time steps reuse what the caches hold, and its wavefronts are independent points the CPU overlaps' };
     }
+    const jam = (r.fields.schedule as { rowJammed?: { factor: number } } | undefined)?.rowJammed;
+    if (jam) return { ...base, kept: true, reason: `not vectorized, but row-jammed: ${jam.factor} rows' sums run as independent chains the CPU overlaps` };
     if (slowVectorized.has(scop)) return { ...base, kept: false, reason: 'opt vectorized the original code but not the fast path: the original code runs, without the check' };
     if (aliases.length === 0) {
       return { ...base, kept: false, reason: 'opt vectorized neither path and the check rules out no aliasing the original code had to assume: the original code runs, without the check' };

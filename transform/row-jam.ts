@@ -47,6 +47,11 @@ export interface RowJammed {
   readonly why: string;
   /** The chain's loads of other elements of the array it writes (x[k]): codegen gives them the finished rows' scope. */
   readonly finishedReads: readonly Instruction[];
+  /**
+   * Two instances of the chain whose rows differ modulo the factor never touch one element of
+   * that array: codegen may give each of the U unrolled rows a scope of its own.
+   */
+  readonly rowsApart: boolean;
 }
 
 export type RowJamResult = { readonly decision: ScheduleDecision } | { readonly refused: string };
@@ -63,7 +68,8 @@ interface Shape {
  * The nest the row jam applies to, from the loops and the carried dependences alone (cheap): a
  * statement alone in its innermost loop k, which carries a flow dependence (the chain), in a row
  * loop r carrying a flow dependence too (rows read what earlier rows finished), whose other
- * statements sit in r's body outside any loop of their own, with no other nest in the SCoP.
+ * statements sit in r's body outside any loop of their own, with no other nest of two loops of
+ * its own in the SCoP.
  */
 export function rowJamShape(model: ScopModel): Shape | string | NestRefused {
   let why = 'no statement alone in an innermost loop that carries a flow dependence';
@@ -84,10 +90,12 @@ export function rowJamShape(model: ScopModel): Shape | string | NestRefused {
       why = `${chain.name}'s rows read nothing earlier rows wrote`;
       continue;
     }
-    // The jam reorders its own nest only; another nest of the SCoP would stay in its original
-    // order, where isl's scheduler or the interchange, which see the whole SCoP, may do better
-    // (lu's and ludcmp's second nest, interchanged and tiled; cholesky's: see README).
-    const nest = model.statements.find((st) => !inRow.includes(st) && st.loops.length > n - 2);
+    // The jam reorders its own nest only; the SCoP's other statements keep their original
+    // order. A nest of two loops or more of its own (outside the chain's) has an order isl's
+    // scheduler or the interchange, seeing the whole SCoP, may change (lu's and ludcmp's second
+    // nest, tiled): left to them. One loop at most has none to change (cholesky's diagonal, one
+    // sum per row i after the entries left of it).
+    const nest = model.statements.find((st) => !inRow.includes(st) && st.loops.filter((l) => !chain.loops.includes(l)).length >= 2);
     if (nest) return new NestRefused(`${chain.name}'s rows share the SCoP with another nest (${nest.name}'s loops), left to the optimizer`);
     return { chain, d: n - 2, inRow };
   }
@@ -208,12 +216,21 @@ export function rowJam(model: ScopModel, o: RowJamOptions): RowJamResult {
       const sameBlock = block.applyRange(block.reverse());
       if (!reads.applyRange(rowsTouch.reverse()).intersect(sameBlock).isEmpty()) return { refused: `${chain.name}'s jammed rows read an element a row of their block writes` };
     }
+    // Rows apart: the instances touching one element differ in r by a multiple of U (all the
+    // jammed instances, not one block's: scopes hold for the whole function).
+    let rowsApart = false;
+    if (rowAccesses.length > 0) {
+      const touch = rowAccesses.map((a) => within(a.relation.toUnionMap())).reduce((x, y) => x.union(y));
+      const pairs = touch.applyRange(touch.reverse());
+      const deltas = pairs.isEmpty() ? undefined : pairs.deltas().asSet();
+      rowsApart = !deltas || deltas.intersect(counterAff(chain.domain, d).modVal(ctx.val(U)).neSet(Aff.zeroOnDomainSpace(chain.domain.getSpace()))).isEmpty();
+    }
     const rowDepth = d + 1;
     const why = `rows of loop depth ${rowDepth} jammed by ${U} over the k every row of the block runs: ${U} independent chains, each term of the other operands loaded once per block`;
     return {
       decision: {
         schedule: schedule.keep(), why: `row-jammed: ${why}`, tiled: [], fused: false, skewed: false, tree: schedule.toStr(), matmul: [],
-        rowJammed: { statement: chain.name, factor: U, rowDepth, why, finishedReads: finished.map((a) => a.instruction!) },
+        rowJammed: { statement: chain.name, factor: U, rowDepth, why, finishedReads: finished.map((a) => a.instruction!), rowsApart },
       },
     };
   });
