@@ -98,6 +98,13 @@ export function computeDependences(ctx: Ctx, input: DependenceInput): Dependence
     get carried() {
       return exactly().carried;
     },
+    carriesFlow(loop, via) {
+      // A parallel loop carries no conflicting pair of array accesses and no scalar flow (see
+      // conflictsOf): no flow of the dataflow either, which then need not be computed (issue 16).
+      if (parallelLoops.includes(loop)) return false;
+      const kinds = exactly().carried.get(loop) ?? [];
+      return kinds.some((k) => k.startsWith(via === 'array' ? 'RAW (array)' : 'RAW'));
+    },
   };
 }
 
