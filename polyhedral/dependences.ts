@@ -102,6 +102,8 @@ export function computeDependences(ctx: Ctx, input: DependenceInput): Dependence
       // A parallel loop carries no conflicting pair of array accesses and no scalar flow (see
       // conflictsOf): no flow of the dataflow either, which then need not be computed (issue 16).
       if (parallelLoops.includes(loop)) return false;
+      // The scalars' flow is exact already (the relation `carried` reads as RAW (scalar)).
+      if (via === undefined && carries(ctx, input, loop, scalarFlow)) return true;
       const kinds = exactly().carried.get(loop) ?? [];
       return kinds.some((k) => k.startsWith(via === 'array' ? 'RAW (array)' : 'RAW'));
     },

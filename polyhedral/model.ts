@@ -129,7 +129,8 @@ export interface Dependences {
   readonly carried: ReadonlyMap<ScopLoop, readonly string[]>;
   /**
    * Whether `loop` carries a flow (RAW) dependence, of arrays only with `via`: `carried`'s
-   * answer, without the exact dataflow for a loop of `parallelLoops` (which carries none).
+   * answer, without the exact dataflow for a loop of `parallelLoops` (which carries none) or,
+   * without `via`, one that carries the scalars' flow.
    */
   carriesFlow(loop: ScopLoop, via?: 'array'): boolean;
 }
