@@ -135,6 +135,5 @@ function delicmForTimeTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings
 function forwardingCannotMakeAStencil(m: ScopModel): boolean {
   const looped = m.statements.filter((st) => st.loops.length > 0);
   if (Math.max(...looped.map((st) => st.loops.length - 1)) < 2) return true;
-  const carried = m.dependences.carried.get(looped[0]!.loops[0]!) ?? [];
-  return !carried.some((k) => k.startsWith('RAW'));
+  return !m.dependences.carriesFlow(looped[0]!.loops[0]!);
 }

@@ -127,6 +127,12 @@ export interface Dependences {
   readonly parallelLoops: readonly ScopLoop[];
   /** For every loop of the SCoP: the dependence kinds it carries, e.g. `RAW (array)`, `WAW (scalar)`. */
   readonly carried: ReadonlyMap<ScopLoop, readonly string[]>;
+  /**
+   * Whether `loop` carries a flow (RAW) dependence, of arrays only with `via`: `carried`'s
+   * answer, without the exact dataflow for a loop of `parallelLoops` (which carries none) or,
+   * without `via`, one that carries the scalars' flow.
+   */
+  carriesFlow(loop: ScopLoop, via?: 'array'): boolean;
 }
 
 export interface ScopModel {

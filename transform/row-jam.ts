@@ -78,7 +78,7 @@ export function rowJamShape(model: ScopModel): Shape | string | NestRefused {
     if (n < 2) continue;
     const k = chain.loops[n - 1]!;
     const r = chain.loops[n - 2]!;
-    const flows = (loop: typeof k): boolean => (model.dependences.carried.get(loop) ?? []).some((c) => c.startsWith('RAW'));
+    const flows = (loop: typeof k): boolean => model.dependences.carriesFlow(loop);
     // The loops first: the flows read the exact dataflow.
     if (model.statements.some((st) => st !== chain && st.loops.includes(k)) || !flows(k)) continue;
     const inRow = model.statements.filter((st) => st.loops[n - 2] === r);

@@ -232,9 +232,9 @@ export function notAStencil(model: ScopModel): string | undefined {
   const looped = model.statements.filter((st) => st.loops.length > 0);
   const time = looped[0]!.loops[0]!;
   const space = Math.max(...looped.map((st) => st.loops.length - 1));
-  const carried = model.dependences.carried.get(time) ?? [];
-  if (!carried.some((k) => k.startsWith('RAW (array)'))) return 'the outermost loop carries no flow of array values: no reuse across its iterations';
+  // The loops first: the flow reads the exact dataflow.
   if (space === 1) return 'one space dimension: a time step touches vectors, which stay in the caches across time steps';
+  if (!model.dependences.carriesFlow(time, 'array')) return 'the outermost loop carries no flow of array values: no reuse across its iterations';
   return undefined;
 }
 

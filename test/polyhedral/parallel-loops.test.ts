@@ -64,6 +64,41 @@ test.each(kernels)('$name: the same parallel loops from conflicts as from the ex
   }
 }, 300_000);
 
+// carriesFlow answers `carried`'s question (a RAW, or a RAW of arrays) without the exact dataflow
+// for a parallel loop, or a loop carrying the scalars' flow: the same answers, and on gemm's
+// initialisation nest (every loop parallel) no dataflow at all.
+test.each(['gemm', 'gesummv', 'lu', 'seidel-2d', 'trmm'])('%s: carriesFlow answers as the exact dataflow does', (name) => {
+  const k = modelKernel(name, { debug: false });
+  try {
+    const models = [...k.all.values()].flatMap((f) => f.models);
+    const asked = models.flatMap((m) => m.loops.map((l) => ({ scop: m.location, loop: l.loop.headerName, flow: m.dependences.carriesFlow(l), arrays: m.dependences.carriesFlow(l, 'array') })));
+    const exact = models.flatMap((m) => m.loops.map((l) => {
+      const kinds = m.dependences.carried.get(l) ?? [];
+      return { scop: m.location, loop: l.loop.headerName, flow: kinds.some((c) => c.startsWith('RAW')), arrays: kinds.includes('RAW (array)') };
+    }));
+    expect(asked).toEqual(exact);
+    expect(exact.some((a) => a.flow)).toBe(true);
+  } finally {
+    k.dispose();
+  }
+}, 300_000);
+
+test('gemm\'s initialisation nest: carriesFlow on its parallel loops computes no dataflow', () => {
+  const k = modelKernel('gemm', { debug: false });
+  try {
+    const models = [...k.all.values()].flatMap((f) => f.models);
+    const init = models.find((m) => m.loops.length > 0 && m.loops.every((l) => m.dependences.parallelLoops.includes(l)));
+    expect(init).toBeDefined();
+    expect(init!.loops.map((l) => init!.dependences.carriesFlow(l))).toEqual(init!.loops.map(() => false));
+    expect(init!.budget.steps.has('dataflow')).toBe(false);
+    // Asked the old way, the same SCoP runs isl's dataflow.
+    expect(init!.loops.some((l) => (init!.dependences.carried.get(l) ?? []).length > 0)).toBe(false);
+    expect(init!.budget.steps.has('dataflow')).toBe(true);
+  } finally {
+    k.dispose();
+  }
+}, 300_000);
+
 test.each(['atax', 'gemver', 'bicg'])('%s after DeLICM: the same parallel loops from conflicts as from the exact dataflow', (name) => {
   const k = modelKernel(name, { debug: false });
   try {
