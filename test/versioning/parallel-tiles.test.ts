@@ -107,3 +107,17 @@ test('the copies of the matmul path run on the threads; output as clang -O3 -fop
   expect(run(exe, 2).forks.syrk).toBe(6);
   expect(run(exe, 1).forks.syrk).toBe(0);
 }, 300_000);
+
+// --omp-dynamic=false keeps the static zigzag for the wavefront's tiles (codegen/ast-to-ir.ts,
+// shareOf), and the output is the same.
+test('with --omp-dynamic=false the wavefront\'s tiles take the zigzag; output as clang -O3 -fopenmp\'s under 2 threads', () => {
+  const exe = path.join(work, 'tiles-static');
+  const report = path.join(work, 'tiles-static.json');
+  tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --omp-dynamic=false ${SIZES} --report=${report}`);
+  const reference = path.join(work, 'tiles-static-ref');
+  runOk('clang-14', ['-O3', '-fopenmp', source, '-o', reference]);
+  expect(run(exe, 2).out).toBe(run(reference, 2).out);
+  const functions = (JSON.parse(fs.readFileSync(report, 'utf8')) as Report).functions;
+  expect(functions.find((f) => f.name === 'jacobi')!.scops[0]!.ompSchedules).toEqual(['zigzag']);
+  expect(functions.find((f) => f.name === 'gemm')!.scops[0]!.ompSchedules).toEqual(['block', 'block', 'block', 'zigzag']);
+}, 300_000);
