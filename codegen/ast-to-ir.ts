@@ -160,14 +160,26 @@ export class AstToIr {
     const n = b.select(b.icmp('slt', ub, lb), constInt(i64, 0), b.add(span, constInt(i64, 1)), 'par.n');
     const serial = p.serial(b, n, this.enclosing);
     const last = b.add(lb, b.mul(b.sub(n, constInt(i64, 1)), inc), 'par.last.iv');
+    const share = shareOf(node, this.enclosing, p.dynamic);
+    // The dynamic share's next unclaimed iteration: one counter the threads share, 0 at each start.
+    const next = share === 'dynamic' ? new IrBuilder().positionAtStart(b.insertBlock!.parent!.blocks[0]!).alloca(i64, 'par.next') : undefined;
+    if (next) b.store(constInt(i64, 0), next);
     const entry = this.newBlock('par.entry');
     const first = this.blocks.length - 1;
     b.br(entry);
     b.positionAtEnd(entry);
     const { threads, thread } = p.team(b, serial);
-    const share = containsFor(node.body) && shapedBy(node.body, iterName(node)) ? 'zigzag' : 'block';
     let loop: { header: BasicBlock; iterator: Value };
-    if (share === 'zigzag') {
+    if (next) {
+      // Dynamic schedule: each thread claims the next iteration (an atomic add on the shared
+      // counter) until none is left, so a thread that ran small tiles takes more of them. The
+      // header binds the iterator (lb + q inc) before it tests q < n.
+      let at: Value | undefined;
+      loop = this.emitLoop(node, constInt(i64, 0), () => b.icmp('slt', at!, n), constInt(i64, 1), () => {
+        at = b.atomicAdd(next, constInt(i64, 1), 'par.q');
+        return b.add(lb, b.mul(at, inc), 'par.iv');
+      });
+    } else if (share === 'zigzag') {
       // Static zigzag schedule: the iterations dealt out in rounds of 2T, forwards then
       // backwards, so thread t runs the iterations q = t, 2T - 1 - t, 2T + t, 4T - 1 - t, ...
       // (increasing). Where the loops inside have bounds that move with this loop's iterator
@@ -243,8 +255,8 @@ export interface ParallelRegion {
   readonly done: BasicBlock;
   /** i1, computed before the region: run it on the calling thread alone. */
   readonly serial: Value;
-  /** How the iterations are shared out: contiguous blocks, or in a zigzag (thread t of T: t, 2T - 1 - t, 2T + t, ...). */
-  readonly share: 'block' | 'zigzag';
+  /** How the iterations are shared out (`shareOf`). */
+  readonly share: Share;
   /** The loop's header (it binds the iterator), the iterator's value there, and its value in the last iteration (computed before the region). */
   readonly header: BasicBlock;
   readonly iterator: Value;
@@ -253,6 +265,8 @@ export interface ParallelRegion {
 
 /** What the caller decides for a loop it wants run in parallel (`AstCodegenHooks.parallel`). */
 export interface ParallelLoopHooks {
+  /** Whether a loop whose unequal iterations change from run to run may claim them dynamically (`shareOf`). */
+  readonly dynamic: boolean;
   /** i1 at the builder's position (before the region): run the `n` iterations serially. */
   serial(b: IrBuilder, n: Value, enclosing: readonly ForNode[]): Value;
   /** The thread count and this thread's number (i64) at the region's start. */
@@ -305,6 +319,33 @@ export function visitMarks(node: AstNodeTree, mark: string, f: (marked: Extract<
     case 'user':
       return;
   }
+}
+
+/**
+ * How a parallel loop's iterations are shared out: contiguous blocks, a static zigzag (thread t
+ * of T: t, 2T - 1 - t, 2T + t, ...), or dynamically, one iteration claimed at a time.
+ */
+export type Share = 'block' | 'zigzag' | 'dynamic';
+
+/**
+ * The share of parallel loop `node` inside `enclosing`: blocks unless loops inside it have bounds
+ * that use its iterator (its iterations' work differs); then dynamic where its own bounds use an
+ * enclosing loop's iterator, else a zigzag. Such a loop runs a different set of unequal iterations
+ * each time: a wavefront of time tiles (transform/wavefront.ts) holds 1 to 8-16 skewed tiles,
+ * clipped at the space edges, each a column of the inner tile loops. A static share leaves one
+ * thread the odd tile or the larger ones; claimed one at a time, the thread that ran smaller
+ * tiles takes the next (PolyBench LARGE, per-wavefront counts of statement instances: the
+ * busiest thread bounds two threads at 1.82x, 1.83x and 1.80x one for jacobi-2d, heat-3d and
+ * fdtd-2d in a zigzag, 1.89x, 1.85x and 1.88x claimed dynamically). The matmul path's row tiles
+ * of a triangle inside a block of rows (syrk's j <= i, below ic) are such a loop too. A loop
+ * whose iterations are the same each run (covariance's row tiles of its triangle, outside every
+ * other loop) keeps the zigzag, which needs no shared counter. Each claim is one atomic add on a
+ * line the threads share: small against an iteration that runs loops.
+ */
+export function shareOf(node: ForNode, enclosing: readonly ForNode[], dynamic = true): Share {
+  if (!containsFor(node.body) || !shapedBy(node.body, iterName(node))) return 'block';
+  const front = enclosing.some((l) => l.iterator.kind === 'id' && (mentions(node.init, l.iterator.name) || mentions(node.cond, l.iterator.name)));
+  return front && dynamic ? 'dynamic' : 'zigzag';
 }
 
 /** Whether a loop or condition inside `node` has a bound or test that uses the iterator `name`. */

@@ -26,7 +26,7 @@ import {
 import type { ScopModel } from '../polyhedral/model';
 import type { PackedOperand } from '../transform/matmul';
 import { AstExprEmitter } from './ast-expr';
-import { parallelBound, statementCalls, visitLoops, type ParallelLoopHooks, type ParallelRegion } from './ast-to-ir';
+import { parallelBound, statementCalls, visitLoops, type ParallelLoopHooks, type ParallelRegion, type Share } from './ast-to-ir';
 import { privatizeRegion, type PrivateArray } from './privatize';
 
 const i32 = intType(32);
@@ -139,18 +139,19 @@ export interface ParallelCodegen {
    * complete (its live-outs merged). Returns, per loop, its label and whether it runs in
    * parallel or why not.
    */
-  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag'; privatized?: string[] }[];
+  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: Share; privatized?: string[] }[];
 }
 
 /**
  * Parallel code generation for the fast path of SCoP `index` of `fn`. `candidates`: the loops to
  * run in parallel; `extents`: `domainExtents`; `param64`: a parameter's i64 value (it dominates the
- * fast path); `onFork`: code to run before each start of a team (--rtc-stats counts them).
+ * fast path); `onFork`: code to run before each start of a team (--rtc-stats counts them);
+ * `dynamic`: --omp-dynamic (codegen/ast-to-ir.ts, shareOf).
  */
 export function parallelCodegen(
   module: Module, fn: IrFunction, index: number, candidates: ReadonlySet<ForNode>, extents: ReadonlyMap<string, readonly AstExprTree[]>,
   param64: (name: string) => Value, minWork: number, onFork: (b: IrBuilder) => void,
-  privatized: ReadonlyMap<ForNode, readonly PrivateArray[]> = new Map(),
+  privatized: ReadonlyMap<ForNode, readonly PrivateArray[]> = new Map(), dynamic = true,
 ): ParallelCodegen {
   const regions: PendingRegion[] = [];
   const runtime = (name: string, ret: typeof i32): IrFunction => getOrInsertFunction(module, name, functionType(ret, []));
@@ -158,6 +159,7 @@ export function parallelCodegen(
     if (!candidates.has(node)) return undefined;
     let team: { threads: Value; thread: Value } | undefined;
     return {
+      dynamic,
       serial(b, n, enclosing) {
         // The work of one run of `node`: per statement under it, the product of the extents of
         // its dimensions that vary within that run, summed; in double, which cannot overflow. A
@@ -206,7 +208,7 @@ export function parallelCodegen(
       },
     };
   };
-  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: 'block' | 'zigzag'; privatized?: string[] }[] => regions.map((r, k) => {
+  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: Share; privatized?: string[] }[] => regions.map((r, k) => {
     // Arrays private to each iteration (codegen/privatize.ts): a buffer per thread.
     const arrays = privatized.get(r.node) ?? [];
     const made = privatizeRegion(fn, r, arrays, slots);

@@ -27,7 +27,7 @@ import { rowScopes, splitRowAddress } from './matmul-rows';
 import { fenceRowStore, jamScopes, type JammedRow } from './row-jam';
 import { markedParallelLoops, threadableMarks, vectorizedMarks, type ScheduleDecision } from '../transform/schedule-optimizer';
 import { AstExprEmitter } from './ast-expr';
-import { AstToIr, statementCalls, visitLoops } from './ast-to-ir';
+import { AstToIr, statementCalls, visitLoops, type Share } from './ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './block-generator';
 import { conjunction, emitParts, reportedPart, sizeValue, type ReportedPart } from './check-emit';
 import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from './check-outline';
@@ -60,7 +60,7 @@ export interface VersionedScop {
   /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
   readonly rerolledLoops: number;
   /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
-  readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: 'block' | 'zigzag'; readonly privatized?: readonly string[] }[];
+  readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: Share; readonly privatized?: readonly string[] }[];
   /** The schedule optimizer's decision (absent with --schedule=false), whether the fast path took its tree, and if not why. */
   readonly schedule: { readonly decision: ScheduleDecision; readonly used: boolean; readonly notUsed: string | undefined } | undefined;
 }
@@ -128,6 +128,8 @@ export interface VersioningOptions {
   readonly parallelMinWork: number;
   /** --omp-privatize: loops that carry only private arrays' dependences run on the threads too (codegen/privatize.ts). */
   readonly privatize?: boolean;
+  /** --omp-dynamic: loops whose unequal iterations change from run to run claim them one at a time (codegen/ast-to-ir.ts, shareOf). */
+  readonly dynamic?: boolean;
 }
 
 /** What the pass gives the rewrite besides the model: the plans it asks for, and its log. */
@@ -330,7 +332,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const privatizable = o.parallel && o.privatize === true ? privatizedLoops(ast, model, threadable) : new Map();
     const privateArrays = new Map([...privatizable].flatMap(([n, p]) => ('arrays' in p ? [[n, p.arrays] as const] : [])));
     const candidates = o.parallel ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()])) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
-    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays);
+    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays, o.dynamic ?? true);
     const gen = new AstToIr(fb, {
       parallel: par.hook,
       parameter: lookup64,

@@ -168,6 +168,10 @@ export class IrBuilder {
   store(value: Value, ptr: Value, align?: number): Instruction {
     return this.make('store', voidType, [value, ptr], { align });
   }
+  /** `atomicrmw add ptr, value monotonic`: the value before the add (a counter threads share). */
+  atomicAdd(ptr: Value, value: Value, name?: string): Instruction {
+    return this.make('atomicrmw', value.type, [ptr, value], { atomic: { ordering: 'monotonic' }, rmwOperation: 'add' }, name);
+  }
   /** `getelementptr [inbounds] sourceElementType, ptr, indices...` with the result type computed. */
   gep(sourceElementType: Type, ptr: Value, indices: readonly Value[], name?: string, inBounds = true): Instruction {
     const ops = [ptr, ...indices];

@@ -49,6 +49,10 @@ export const ompPrivatizeOption: PassOption = {
   name: 'omp-privatize',
   description: 'with --parallel, also run outermost loops that carry dependences only on arrays each iteration writes before reading, each thread with its own copy (codegen/privatize.ts; default true; --omp-privatize=false: only loops that carry nothing)',
 };
+export const ompDynamicOption: PassOption = {
+  name: 'omp-dynamic',
+  description: 'with --parallel, a parallel loop whose iterations change from run to run and differ in work (a wavefront of time tiles, a triangle\'s rows in a block of rows) claims its iterations one at a time (an atomic counter) instead of a static zigzag (default true)',
+};
 export const parallelMinWorkOption: PassOption = {
   name: 'parallel-min-work',
   description: 'statement instances per thread (estimated at run time from the iteration domains) below which a parallel loop runs serially (default 100000)',
@@ -156,7 +160,7 @@ export const versioningPass: ModulePass = {
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
     maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
-    parallelOption, parallelMinWorkOption, ompPrivatizeOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
+    parallelOption, parallelMinWorkOption, ompPrivatizeOption, ompDynamicOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
@@ -171,6 +175,7 @@ export const versioningPass: ModulePass = {
       parallel: booleanOption(ctx, parallelOption, false),
       parallelMinWork: nonNegativeIntegerOption(ctx, parallelMinWorkOption, 100_000),
       privatize: booleanOption(ctx, ompPrivatizeOption, true),
+      dynamic: booleanOption(ctx, ompDynamicOption, true),
       schedule: scheduleSettingsFrom(ctx, module),
     };
     const hooks = hooksFor(ctx, o);

@@ -70,8 +70,9 @@ test('the matmul path forks at its jr loops, time tiles once per wavefront, outp
   const jacobi = functions.find((f) => f.name === 'jacobi')!.scops[0]!;
   expect(jacobi.schedule).toMatchObject({ taken: true, timeTiled: { skew: 2, sizes: [4, 8, 16], tileWavefront: true } });
   expect(jacobi.ompParallelLoops).toEqual(['c1']);
-  // A wavefront's tiles are skewed (bounds that use the tile loop's iterator): a zigzag.
-  expect(jacobi.ompSchedules).toEqual(['zigzag']);
+  // A wavefront's tiles are skewed (bounds that use the tile loop's iterator) and differ from one
+  // wavefront to the next (its bounds use w): claimed dynamically, one at a time.
+  expect(jacobi.ompSchedules).toEqual(['dynamic']);
   expect(run(exe, 2).forks.jacobi).toBe(12);
   expect(run(exe, 1).forks.jacobi).toBe(0);
 }, 300_000);
@@ -97,11 +98,26 @@ test('the copies of the matmul path run on the threads; output as clang -O3 -fop
   // rows (84 x 768 doubles), not 168 (transform/matmul.ts, matmulSizes), so that ic runs twice.
   expect(syrk.schedule!.matmul).toMatchObject([{ packed: ['%3', '%3'], blocks: { mc: 84, kc: 768 } }]);
   // The scaling rows (a triangle: zigzag), the copies' rows (one loop for both: block), jr
-  // (block), the partial tiles' ir (zigzag). kc runs once (M = 70), ic twice (two teams each
+  // (block), the partial tiles' ir (its bounds use ic, and the loops inside use ir: claimed
+  // dynamically, codegen/ast-to-ir.ts shareOf). kc runs once (M = 70), ic twice (two teams each
   // for jr and ir): six teams per call. With one thread's Mc (168: ic once) four; before the
   // copies ran on the threads, two.
   expect(syrk.ompParallelLoops).toEqual(['%5', 'c2', 'c3', '%5']);
-  expect(syrk.ompSchedules).toEqual(['zigzag', 'block', 'block', 'zigzag']);
+  expect(syrk.ompSchedules).toEqual(['zigzag', 'block', 'block', 'dynamic']);
   expect(run(exe, 2).forks.syrk).toBe(6);
   expect(run(exe, 1).forks.syrk).toBe(0);
+}, 300_000);
+
+// --omp-dynamic=false keeps the static zigzag for the wavefront's tiles (codegen/ast-to-ir.ts,
+// shareOf), and the output is the same.
+test('with --omp-dynamic=false the wavefront\'s tiles take the zigzag; output as clang -O3 -fopenmp\'s under 2 threads', () => {
+  const exe = path.join(work, 'tiles-static');
+  const report = path.join(work, 'tiles-static.json');
+  tscc(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --omp-dynamic=false ${SIZES} --report=${report}`);
+  const reference = path.join(work, 'tiles-static-ref');
+  runOk('clang-14', ['-O3', '-fopenmp', source, '-o', reference]);
+  expect(run(exe, 2).out).toBe(run(reference, 2).out);
+  const functions = (JSON.parse(fs.readFileSync(report, 'utf8')) as Report).functions;
+  expect(functions.find((f) => f.name === 'jacobi')!.scops[0]!.ompSchedules).toEqual(['zigzag']);
+  expect(functions.find((f) => f.name === 'gemm')!.scops[0]!.ompSchedules).toEqual(['block', 'block', 'block', 'zigzag']);
 }, 300_000);
