@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildStamp, forgetBuild, isFresh, recordBuild } from './build-cache';
 import { measureCheckCost, type CheckCost } from './check-cost';
-import { BASELINE, FAMILY_LEVEL, LIMIT, noiseBand, signTestRule, verdictOf, type SignTestRule, type Verdict } from './noise';
+import { BASELINE, FAMILY_LEVEL, LIMIT, noiseBand, signTestRule, verdictWithRemaining, type NoiseBand, type SignTestRule, type Verdict } from './noise';
 import { formatSeconds } from './results-files';
 import { profileFlags, profileOutcome, trainProfile, type ProfileKind } from './profile-variant';
 import type { SameCodeSummary } from './same-code';
@@ -123,8 +123,10 @@ export interface VariantResult {
   roundsAbove?: number;
   pSlower?: number;
   pFaster?: number;
-  /** `slower`/`faster` than clang -O3 beyond noise (p below the run's threshold), else `within-noise` or `too-few-rounds`. */
+  /** `slower`/`faster` than clang -O3 beyond noise (p below the run's threshold), else `within-noise`, `not-slower` or `too-few-rounds`. */
   verdict?: Verdict;
+  /** tsopt's variants in a run with Polly: the same band and sign test against Polly's times in the same rounds, and its verdict (`slower`: slower than Polly beyond noise). */
+  againstPolly?: NoiseBand & { verdict?: Verdict };
   /** With a printed time: the whole process's CPU time per round (perf task-clock), and its median. */
   processTimes?: number[];
   processMedian?: number;
@@ -256,15 +258,40 @@ export function geometricMean(xs: readonly number[]): number | undefined {
 type Compared = VariantResult & Required<Pick<VariantResult, 'roundsBelow' | 'roundsAbove' | 'pSlower' | 'pFaster'>>;
 const hasSignTest = (r: VariantResult): r is Compared => r.pSlower !== undefined;
 
+/** The variants also compared with Polly, round by round (`againstPolly`): tsopt's. */
+export const AGAINST_POLLY: ReadonlySet<string> = new Set(['tscc', 'pipe']);
+
+/** Every sign-test comparison of one program's variants: against clang -O3, and tsopt's against Polly. */
+function comparisons(variants: Record<string, VariantResult>): { band: Pick<NoiseBand, 'roundsBelow' | 'roundsAbove' | 'roundSpeedups'>; judged: { verdict?: Verdict } }[] {
+  return Object.values(variants).flatMap((r) => [
+    ...(hasSignTest(r) ? [{ band: { roundsBelow: r.roundsBelow, roundsAbove: r.roundsAbove, roundSpeedups: r.roundSpeedups ?? [] }, judged: r }] : []),
+    ...(r.againstPolly ? [{ band: r.againstPolly, judged: r.againstPolly }] : []),
+  ]);
+}
+
 /**
- * Gives every comparison of the run (each variant against clang -O3 on each program, in every
- * suite) its verdict under one sign-test rule: the family is the whole run (bench/noise.ts).
+ * Gives every comparison of the run (each variant against clang -O3 on each program, and tsopt's
+ * against Polly, in every suite) its verdict under one sign-test rule: the family is the whole
+ * run (bench/noise.ts). With `planned` (`--min-repeat`: a program's rounds may stop early), a
+ * comparison with fewer rounds gets the verdict the planned rounds would give, where its rounds
+ * already decide it.
  */
-export function judgeRun(suites: readonly SuiteResult[], level = FAMILY_LEVEL): SignTestRule {
-  const compared = suites.flatMap((s) => s.programs.flatMap((p) => Object.values(p.variants).filter(hasSignTest)));
+export function judgeRun(suites: readonly SuiteResult[], level = FAMILY_LEVEL, planned?: number): SignTestRule {
+  const compared = suites.flatMap((s) => s.programs.flatMap((p) => comparisons(p.variants)));
   const rule = signTestRule(compared.length, level);
-  for (const r of compared) r.verdict = verdictOf(r, rule);
+  for (const c of compared) c.judged.verdict = verdictWithRemaining(c.band, rule, planned === undefined ? 0 : planned - c.band.roundSpeedups.length);
   return rule;
+}
+
+/**
+ * Whether every comparison of one program (against clang -O3, and tsopt's against Polly) already
+ * has the verdict `remaining` more rounds would give it under `rule` (not `too-few-rounds`).
+ */
+export function programSettled(variants: Record<string, VariantResult>, rule: SignTestRule, remaining: number): boolean {
+  const probe: Record<string, VariantResult> = Object.fromEntries(
+    Object.entries(variants).filter(([n]) => n !== LIMIT).map(([n, r]) => [n, { ...r, times: [...r.times] }]));
+  summarizeVariants(probe);
+  return comparisons(probe).every((c) => verdictWithRemaining(c.band, rule, remaining) !== 'too-few-rounds');
 }
 
 /** Medians, speedups over clang -O3 and Polly, and the noise band of each timed variant of one program. */
@@ -282,6 +309,8 @@ export function summarizeVariants(variants: Record<string, VariantResult>): void
     if (limitMedian !== undefined && res.median > 0 && name !== LIMIT) res.vsLimit = limitMedian / res.median;
     const band = baseMedian !== undefined && name !== BASELINE ? noiseBand(variants[BASELINE].times, res.times) : undefined;
     if (band) Object.assign(res, band);
+    const vsPolly = pollyMedian !== undefined && AGAINST_POLLY.has(name) ? noiseBand(variants[POLLY].times, res.times) : undefined;
+    if (vsPolly) res.againstPolly = vsPolly;
   }
 }
 
@@ -297,6 +326,11 @@ export function suiteGeomeans(results: readonly ProgramResult[], variants: reado
 export interface SuiteOptions {
   variants: Variant[];
   repeat: number;
+  /**
+   * `--min-repeat`: after this many rounds a program stops as soon as every comparison's verdict
+   * at `repeat` rounds under `rule` is decided (`programSettled`).
+   */
+  minRepeat?: { rounds: number; rule: SignTestRule };
   tolerance: Tolerance;
   work: string;
   progress: (line: string) => void;
@@ -365,6 +399,11 @@ export function runSuite(name: string, programs: Program[], opts: SuiteOptions):
       if (v.env) env[v.name] = v.env;
     }
     for (let r = 0; r < opts.repeat; r++) {
+      const min = opts.minRepeat;
+      if (min && r >= min.rounds && programSettled(variants, min.rule, opts.repeat - r)) {
+        opts.progress(`${where}: settled after ${r} rounds (--min-repeat)`);
+        break;
+      }
       opts.progress(`${where}: timing round ${r + 1}/${opts.repeat}`);
       for (const [v, exe] of Object.entries(timed)) {
         const res = variants[v];

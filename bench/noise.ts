@@ -23,7 +23,11 @@ export const LIMIT = 'limit';
 /** The family-wise level: the chance that a run calls anything slower (or faster) by noise alone. */
 export const FAMILY_LEVEL = 0.05;
 
-export type Verdict = 'slower' | 'faster' | 'within-noise' | 'too-few-rounds';
+/**
+ * `not-slower`: a comparison whose rounds stopped before the run's planned number (`--min-repeat`)
+ * once no later round could have made it slower; whether it is faster was left open.
+ */
+export type Verdict = 'slower' | 'faster' | 'within-noise' | 'not-slower' | 'too-few-rounds';
 
 export interface NoiseBand {
   /** Per round: the baseline's time over the variant's (above 1: the variant was faster that round). */
@@ -100,6 +104,39 @@ export function verdictOf(band: Pick<NoiseBand, 'roundsBelow' | 'roundsAbove' | 
   if (band.pSlower < rule.threshold) return 'slower';
   if (band.pFaster < rule.threshold) return 'faster';
   return 'within-noise';
+}
+
+/**
+ * The verdict the run's planned rounds will give, decided from the rounds so far with `remaining`
+ * rounds not taken: `slower` (`faster`) when even the remaining rounds all on the other side of 1
+ * would leave its p-value below the threshold; `too-few-rounds` while slower is still reachable;
+ * else `within-noise` when faster is out of reach too and the rounds taken are enough, and
+ * `not-slower` when not (faster still reachable, or the remaining rounds could all tie). With no rounds
+ * remaining this is `verdictOf`. Stopping once this is not `too-few-rounds` gives the verdict the
+ * full run would (a curtailed sign test): the rounds skipped could not have changed it.
+ */
+export function verdictWithRemaining(
+  band: Pick<NoiseBand, 'roundsBelow' | 'roundsAbove'>,
+  rule: SignTestRule,
+  remaining: number,
+): Verdict {
+  const rest = Math.max(0, remaining);
+  if (rest === 0) {
+    const untied = band.roundsBelow + band.roundsAbove;
+    return verdictOf({ ...band, pSlower: binomialTail(untied, band.roundsBelow), pFaster: binomialTail(untied, band.roundsAbove) }, rule);
+  }
+  const untied = band.roundsBelow + band.roundsAbove;
+  const most = untied + rest;
+  const enough = most >= rule.roundsNeeded;
+  // Certain: even with every remaining round on the other side (the largest p-value; rounds
+  // tied at 1 would only lower it, but need the rounds already taken to be enough).
+  const certain = (k: number) => untied >= rule.roundsNeeded && binomialTail(most, k) < rule.threshold;
+  const reachable = (k: number) => enough && binomialTail(most, k + rest) < rule.threshold;
+  if (certain(band.roundsBelow)) return 'slower';
+  if (certain(band.roundsAbove)) return 'faster';
+  if (reachable(band.roundsBelow)) return 'too-few-rounds';
+  // Within noise needs enough untied rounds whatever the remaining ones are (they might tie).
+  return reachable(band.roundsAbove) || untied < rule.roundsNeeded ? 'not-slower' : 'within-noise';
 }
 
 /**

@@ -25,6 +25,8 @@ export interface BenchRun {
   /** What makes the timings doubtful (a busy machine); printed on stderr too. */
   warnings?: string[];
   repeat: number;
+  /** --min-repeat: a program's rounds stopped after at least this many once its verdicts at `repeat` were decided. */
+  minRepeat?: number;
   /** The sign test's rule for this run: level, comparisons, threshold, rounds needed (bench/noise.ts). */
   statistics?: SignTestRule;
   tolerances: Record<string, Tolerance>;
@@ -37,7 +39,8 @@ const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"`
 
 export function toCsv(run: BenchRun): string {
   const rows = [['suite', 'program', 'variant', 'status', 'median_s', 'speedup_vs_clang_O3', 'speedup_vs_polly', 'runs', 'detail', 'check_instructions', 'check_share',
-    'speedup_round_min', 'speedup_round_max', 'verdict', 'p_slower', 'p_faster', 'process_median_s', 'share_of_limit']];
+    'speedup_round_min', 'speedup_round_max', 'verdict', 'p_slower', 'p_faster', 'process_median_s', 'share_of_limit',
+    'vs_polly_round_min', 'vs_polly_round_max', 'vs_polly_verdict', 'vs_polly_p_slower']];
   for (const suite of run.suites) {
     for (const p of suite.programs) {
       const cost = p.checkCost && !('error' in p.checkCost) ? p.checkCost : undefined;
@@ -48,12 +51,13 @@ export function toCsv(run: BenchRun): string {
         const costCells = v.name === 'tscc' && cost ? [String(cost.checkInstructions), cost.share.toExponential(2)] : ['', ''];
         rows.push([suite.name, p.name, v.name, r.status, r.median?.toPrecision(6) ?? '', r.speedup?.toFixed(4) ?? '', r.vsPolly?.toFixed(4) ?? '',
           String(r.times.length), r.detail ?? '', ...costCells, r.spread?.[0].toFixed(4) ?? '', r.spread?.[1].toFixed(4) ?? '', r.verdict ?? '',
-          r.pSlower?.toPrecision(4) ?? '', r.pFaster?.toPrecision(4) ?? '', r.processMedian?.toPrecision(6) ?? '', r.vsLimit?.toFixed(4) ?? '']);
+          r.pSlower?.toPrecision(4) ?? '', r.pFaster?.toPrecision(4) ?? '', r.processMedian?.toPrecision(6) ?? '', r.vsLimit?.toFixed(4) ?? '',
+          r.againstPolly?.spread[0].toFixed(4) ?? '', r.againstPolly?.spread[1].toFixed(4) ?? '', r.againstPolly?.verdict ?? '', r.againstPolly?.pSlower.toPrecision(4) ?? '']);
       }
     }
     for (const v of run.variants) {
       const g = suite.geomean[v.name];
-      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '', '', '', '', '', '', '', '', '', '', '']);
+      rows.push([suite.name, 'geomean', v.name, g === undefined ? 'none' : 'ok', '', g?.toFixed(4) ?? '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '']);
     }
   }
   return rows.map((r) => r.map(csvField).join(',')).join('\n') + '\n';
@@ -159,6 +163,12 @@ export function checkCostCell(cost: ProgramResult['checkCost']): string {
   return `${cost.checkInstructions} (${cost.share.toExponential(1)})${cost.scope === 'program' ? ' prog' : ''}`;
 }
 
+/** `12 rounds`, or `3-12 rounds` when --min-repeat let programs stop early. */
+export function roundsText(run: BenchRun): string {
+  const n = run.minRepeat !== undefined ? `${run.minRepeat}-${run.repeat}` : String(run.repeat);
+  return `${n} round${n === '1' ? '' : 's'}`;
+}
+
 /** `p < 0.05/54 = 0.00093`: the threshold every p-value of the run is held to. */
 export function ruleText(rule: SignTestRule): string {
   return `p < ${rule.level}/${rule.comparisons} = ${formatP(rule.threshold)}`;
@@ -175,9 +185,22 @@ export function slowerLine(run: BenchRun, suite: SuiteResult): string {
       .map((v) => `${v.name} ${p.name} ${formatBand(p.variants[v.name].speedup!, p.variants[v.name])} p=${formatP(p.variants[v.name].pSlower!)}`));
   const rule = run.statistics;
   const tooFew = suite.programs.some((p) => Object.values(p.variants).some((r) => r.verdict === 'too-few-rounds'));
-  const note = rule && tooFew ? ` (${run.repeat} round${run.repeat === 1 ? '' : 's'}: at least ${rule.roundsNeeded} are needed to tell with ${rule.comparisons} comparison${rule.comparisons === 1 ? '' : 's'})` : '';
+  const note = rule && tooFew ? ` (${roundsText(run)}: at least ${rule.roundsNeeded} are needed to tell with ${rule.comparisons} comparison${rule.comparisons === 1 ? '' : 's'})` : '';
   const how = rule ? ` (sign test, ${ruleText(rule)})` : '';
   return `slower than clang -O3 beyond noise${how}: ${slower.length > 0 ? slower.join(', ') : 'none'}${note}`;
+}
+
+/**
+ * `slower than Polly beyond noise (sign test, same rule): tscc adi 0.97x [0.950-0.990]
+ * p=0.00024`, or `none`; undefined when no variant was compared with Polly.
+ */
+export function slowerThanPollyLine(suite: SuiteResult): string | undefined {
+  const compared = suite.programs.flatMap((p) => Object.entries(p.variants).filter(([, r]) => r.againstPolly !== undefined).map(([v, r]) => ({ p: p.name, v, r })));
+  if (compared.length === 0) return undefined;
+  const slower = compared.filter(({ r }) => r.againstPolly!.verdict === 'slower')
+    .map(({ p, v, r }) => `${v} ${p} ${formatBand(r.vsPolly!, r.againstPolly)} p=${formatP(r.againstPolly!.pSlower)}`);
+  const tooFew = compared.some(({ r }) => r.againstPolly!.verdict === 'too-few-rounds');
+  return `slower than Polly beyond noise (same sign test): ${slower.length > 0 ? slower.join(', ') : 'none'}${tooFew ? ' (some comparisons had too few rounds to tell)' : ''}`;
 }
 
 /** A time in three significant digits and a unit a person reads at a glance: `2.06s`, `41.3ms`, `850us`. */
@@ -229,7 +252,7 @@ export function toTable(run: BenchRun): string {
   const lines: string[] = [];
   const ours = run.variants.filter((v) => v.name === 'tscc' || v.name === 'pipe');
   const others = run.variants.filter((v) => v.name !== BASELINE);
-  lines.push(`speedup over clang -O3 (median of ${run.repeat} round${run.repeat === 1 ? '' : 's'}); < slower beyond noise${run.statistics ? ` (sign test, ${ruleText(run.statistics)})` : ''}; bands and p-values: results.csv`);
+  lines.push(`speedup over clang -O3 (median of ${roundsText(run)}); < slower beyond noise${run.statistics ? ` (sign test, ${ruleText(run.statistics)})` : ''}; bands and p-values: results.csv`);
   for (const suite of run.suites) {
     lines.push(`\n${suite.name}`);
     // With the OpenBLAS limit: the share of its speed tscc reaches.
@@ -246,7 +269,10 @@ export function toTable(run: BenchRun): string {
         if (!r || r.status !== 'ok') return r?.status ?? '-';
         return r.speedup === undefined ? '-' : `${r.speedup.toFixed(2)}x${r.verdict === 'slower' ? ' <' : ''}`;
       });
-      const vsPolly = ours.map((v) => p.variants[v.name]?.vsPolly?.toFixed(2).concat('x') ?? '-');
+      const vsPolly = ours.map((v) => {
+        const r = p.variants[v.name];
+        return r?.vsPolly === undefined ? '-' : `${r.vsPolly.toFixed(2)}x${r.againstPolly?.verdict === 'slower' ? ' <' : ''}`;
+      });
       const vsLimit = limit.map((v) => p.variants[v.name]?.vsLimit?.toFixed(2).concat('x') ?? '-');
       const vsPlain = profiled.map((n) => overTscc(p.variants.tscc, p.variants[n]));
       rows.push([p.name, baseCell, ...cells, ...vsPolly, ...vsLimit, ...vsPlain, checkCostCell(p.checkCost)]);
@@ -255,6 +281,8 @@ export function toTable(run: BenchRun): string {
     lines.push(...columns(rows));
     for (const [v, s] of Object.entries(suite.sameCode ?? {})) lines.push(sameCodeLine(v, s, suite.programs.length));
     lines.push(slowerLine(run, suite));
+    const thanPolly = slowerThanPollyLine(suite);
+    if (thanPolly) lines.push(thanPolly);
   }
   for (const w of run.warnings ?? []) lines.push(`\nwarning: ${w}`);
   return lines.join('\n') + '\n';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import yargs from 'yargs';
 import { treeDigest } from './build-cache';
 import { hasCallgrind } from './check-cost';
-import { BASELINE, LIMIT, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, TSCC_JS, Variant } from './harness';
+import { AGAINST_POLLY, BASELINE, LIMIT, POLLY, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, TSCC_JS, Variant } from './harness';
 import { profileVariants } from './profile-variant';
 import { FAMILY_LEVEL, signTestRule } from './noise';
 import { BenchRun, toTable, writeReports } from './results-files';
@@ -28,6 +28,8 @@ interface Options {
   kernels?: Set<string>;
   /** Undefined: as many rounds as the run's comparisons need (bench/noise.ts). */
   repeat?: number;
+  /** --min-repeat M: a program's rounds may stop after M once its verdicts at `repeat` are decided. */
+  minRepeat?: number;
   out: string;
   extraVariants: Variant[];
   onlyVariants?: Set<string>;
@@ -66,6 +68,7 @@ function parser(argv: readonly string[]) {
     .option('tiny', { type: 'boolean', default: false, describe: 'time our kernels at their test sizes (a smoke run)' })
     .option('kernels', { type: 'string', describe: 'only these programs (a,b,c)' })
     .option('repeat', { type: 'number', describe: "rounds (default: the fewest whose sign test can call a difference with the run's number of comparisons, bench/noise.ts)" })
+    .option('min-repeat', { type: 'number', describe: "stop a program's rounds after this many once the sign test's verdicts at --repeat rounds are decided (PolyBench, uBLAS, our kernels; not TSVC)" })
     .option('out', { type: 'string', default: 'bench-results', describe: 'directory for the reports' })
     .option('variant', { type: 'string', array: true, default: [] as string[], describe: 'an extra variant NAME=CMD (e.g. o2="clang-14 -O2"), repeatable' })
     .option('only-variants', { type: 'string', describe: 'only these variants (a,b) besides clang' })
@@ -104,6 +107,7 @@ export function parseOptions(argv: readonly string[]): Options | undefined {
     dataset: last(a.dataset).toUpperCase(),
     kernels: list(a.kernels === undefined ? undefined : last(a.kernels)),
     repeat: a.repeat === undefined ? undefined : last(a.repeat),
+    minRepeat: a['min-repeat'] === undefined ? undefined : last(a['min-repeat']),
     out: path.resolve(last(a.out)),
     extraVariants: a.variant.map((v) => parseVariant(String(v))),
     onlyVariants: list(a['only-variants'] === undefined ? undefined : last(a['only-variants'])),
@@ -121,6 +125,7 @@ export function parseOptions(argv: readonly string[]): Options | undefined {
   }
   if (!DATASETS.includes(o.dataset)) throw new Error(`unknown dataset ${o.dataset} (one of ${DATASETS.join(' ')})`);
   if (o.repeat !== undefined && (!Number.isInteger(o.repeat) || o.repeat < 1)) throw new Error('--repeat wants a positive integer');
+  if (o.minRepeat !== undefined && (!Number.isInteger(o.minRepeat) || o.minRepeat < 1)) throw new Error('--min-repeat wants a positive integer');
   if (!Number.isInteger(o.threads) || o.threads < 0) throw new Error('--threads wants a non-negative integer');
   if (!Number.isInteger(o.tsvcDivide) || o.tsvcDivide < 1) throw new Error('--tsvc-divide wants a positive integer');
   if (!o.polybench && !o.ublas && !o.kernelsDir && !o.tsvc) throw new Error('nothing to run: give --polybench DIR, --ublas, --kernels-dir DIR or --tsvc DIR (see --help)');
@@ -178,13 +183,18 @@ export function main(argv: readonly string[]): number {
   // TSVC is built by clang -O3, Polly and tscc (and extra variants): gcc and the pipe only when named.
   const tsvcVariants = variants.filter((v) => !['gcc-graphite', 'pipe'].includes(v.name) || o.onlyVariants?.has(v.name));
   const tsvcLoops = o.tsvc ? tsvcPlannedLoops(o.tsvc, o.tsvcLoops) : [];
-  const planRule = signTestRule(planned.reduce((n, s) => n + s.programs.length, 0) * variants.filter((v) => v.name !== BASELINE && v.name !== LIMIT).length + tsvcLoops.length * (tsvcVariants.length - 1));
+  // Per program: every variant against clang -O3, and tsopt's against Polly when Polly runs.
+  const perProgram = variants.filter((v) => v.name !== BASELINE && v.name !== LIMIT).length
+    + (variants.some((v) => v.name === POLLY) ? variants.filter((v) => AGAINST_POLLY.has(v.name)).length : 0);
+  const planRule = signTestRule(planned.reduce((n, s) => n + s.programs.length, 0) * perProgram + tsvcLoops.length * (tsvcVariants.length - 1));
   const repeat = o.buildOnly ? 0 : o.repeat ?? planRule.roundsNeeded;
+  const minRepeat = o.minRepeat !== undefined && o.minRepeat < repeat ? { rounds: o.minRepeat, rule: planRule } : undefined;
+  if (minRepeat) notes.push(`--min-repeat ${minRepeat.rounds}: a program's rounds stop once every verdict of ${repeat} rounds is decided by the rounds taken (a curtailed sign test)`);
   notes.push(`sign test: a variant is slower (faster) than clang -O3 when P(at least that many of its untied rounds below (above) 1 by chance) < ${FAMILY_LEVEL}/comparisons; `
     + `up to ${planRule.comparisons} comparisons need at least ${planRule.roundsNeeded} rounds, the run makes ${repeat}`);
   for (const n of notes) progress(n);
   progress(`tolerances: PolyBench arrays |a-b| <= ${POLYBENCH_TOLERANCE.relative}*max(|a|,|b|) + ${POLYBENCH_TOLERANCE.absolute}; printed %.6e sums <= ${PRINTED_E_TOLERANCE.relative}*max(|a|,|b|)`);
-  const suites: SuiteResult[] = planned.map((s) => runSuite(s.name, s.programs, { variants, repeat, work, progress, checkCost, tolerance: s.tolerance, reuseBuilds }));
+  const suites: SuiteResult[] = planned.map((s) => runSuite(s.name, s.programs, { variants, repeat, minRepeat, work, progress, checkCost, tolerance: s.tolerance, reuseBuilds }));
   if (o.tsvc) suites.push(runTsvc({ dir: o.tsvc, divide: o.tsvcDivide, only: o.tsvcLoops, variants: tsvcVariants, repeat, work, progress }));
   const loadAtEnd = loadReading();
   const warnEnd = loadWarning(loadAtEnd, 'end');
@@ -203,7 +213,8 @@ export function main(argv: readonly string[]): number {
     tools: toolVersions(variants),
     warnings,
     repeat,
-    statistics: judgeRun(suites),
+    ...(minRepeat ? { minRepeat: minRepeat.rounds } : {}),
+    statistics: judgeRun(suites, undefined, minRepeat ? repeat : undefined),
     tolerances: { polybench: POLYBENCH_TOLERANCE, printed: PRINTED_E_TOLERANCE, ...(o.tsvc ? { tsvc: TSVC_TOLERANCE } : {}) },
     variants: variants.map((v) => ({ name: v.name, command: v.cc.map((w) => (w === process.execPath ? 'node' : w)).join(' ') })),
     notes,

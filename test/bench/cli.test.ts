@@ -20,7 +20,7 @@ test('--help prints the usage and exits 0; a bad option is one line and exit 1',
   const help = bench(['--help']);
   expect(help.status).toBe(0);
   expect(help.stdout).toMatch(/^Usage: npm run bench -- /);
-  for (const flag of ['--polybench', '--ublas', '--kernels-dir', '--dataset', '--tiny', '--repeat', '--variant', '--no-vla', '--check-cost', '--tsvc', '--tsvc-divide', '--tsvc-loops', '--limit']) {
+  for (const flag of ['--polybench', '--ublas', '--kernels-dir', '--dataset', '--tiny', '--repeat', '--variant', '--no-vla', '--check-cost', '--tsvc', '--tsvc-divide', '--tsvc-loops', '--limit', '--min-repeat']) {
     expect(help.stdout).toContain(flag.replace('--no-', '--'));
   }
   const bad = bench(['--kernels-dir', kernelsDir, '--bogus']);
@@ -30,6 +30,7 @@ test('--help prints the usage and exits 0; a bad option is one line and exit 1',
   expect(none.status).toBe(1);
   expect(none.stderr).toBe('bench: error: nothing to run: give --polybench DIR, --ublas, --kernels-dir DIR or --tsvc DIR (see --help)\n');
   expect(bench(['--tsvc', kernelsDir, '--tsvc-divide', '0']).stderr).toBe('bench: error: --tsvc-divide wants a positive integer\n');
+  expect(bench(['--kernels-dir', kernelsDir, '--min-repeat', '0']).stderr).toBe('bench: error: --min-repeat wants a positive integer\n');
 });
 
 test('a --tiny run records --tiny, the sizes, the load and the tools, and charts on a log axis', () => {

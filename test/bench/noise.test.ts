@@ -1,10 +1,10 @@
 // The bench's noise band and sign test (bench/noise.ts) on synthetic times: per-round speedups
 // against the baseline, their min-max spread, the one-sided p-values, and "slower/faster than
 // clang -O3" only when the p-value is below the family level over the run's comparisons.
-import { binomialTail, formatBand, noiseBand, signTestRule, verdictOf } from '../../bench/noise';
+import { binomialTail, formatBand, noiseBand, signTestRule, verdictOf, verdictWithRemaining, type Verdict } from '../../bench/noise';
 import type { BenchRun } from '../../bench/results-files';
-import { slowerLine, toCsv, toTable } from '../../bench/results-files';
-import { judgeRun, type SuiteResult, type VariantResult } from '../../bench/harness';
+import { slowerLine, slowerThanPollyLine, toCsv, toTable } from '../../bench/results-files';
+import { judgeRun, programSettled, summarizeVariants, type SuiteResult, type VariantResult } from '../../bench/harness';
 
 const clang = [1.0, 1.2, 0.9, 1.1, 1.0, 1.05, 0.95, 1.3, 1.0, 1.1];
 const scaled = (f: number) => clang.map((t) => t * f);
@@ -123,11 +123,11 @@ test('the table marks and lists only the variants slower beyond noise, with thei
   expect(Math.max(...table.split('\n').filter((l) => !/^(speedup|slower)/.test(l)).map((l) => l.length))).toBeLessThan(60);
   expect(table).toContain('slower than clang -O3 beyond noise (sign test, p < 0.05/2 = 0.025): tscc trmm 0.97x [0.950-0.980] p=0.016\n');
   const csv = toCsv(r).split('\n');
-  expect(csv[0]).toMatch(/,speedup_round_min,speedup_round_max,verdict,p_slower,p_faster,process_median_s,share_of_limit$/);
-  expect(csv).toContain('kernels,trmm,clang,ok,2.00000,,,0,,,,,,,,,2.50000,');
-  expect(csv).toContain('kernels,trmm,tscc,ok,2.06000,0.9709,,0,,,,0.9500,0.9800,slower,0.01563,1.000,2.56000,');
-  expect(csv).toContain('kernels,mvt,tscc,ok,1.01000,0.9900,,0,,,,0.9000,1.1000,within-noise,0.3438,0.8906,,');
-  expect(csv).toContain('kernels,geomean,tscc,ok,,1.0000,,,,,,,,,,,,');
+  expect(csv[0]).toMatch(/,speedup_round_min,speedup_round_max,verdict,p_slower,p_faster,process_median_s,share_of_limit,vs_polly_round_min,vs_polly_round_max,vs_polly_verdict,vs_polly_p_slower$/);
+  expect(csv).toContain('kernels,trmm,clang,ok,2.00000,,,0,,,,,,,,,2.50000,,,,,');
+  expect(csv).toContain('kernels,trmm,tscc,ok,2.06000,0.9709,,0,,,,0.9500,0.9800,slower,0.01563,1.000,2.56000,,,,,');
+  expect(csv).toContain('kernels,mvt,tscc,ok,1.01000,0.9900,,0,,,,0.9000,1.1000,within-noise,0.3438,0.8906,,,,,,');
+  expect(csv).toContain('kernels,geomean,tscc,ok,,1.0000,,,,,,,,,,,,,,,,');
 });
 
 test('with --profile, the table gives tscc-prof and tscc-profgen over tscc from the same rounds (what the profile adds, what the instrumentation costs)', () => {
@@ -172,4 +172,76 @@ test('one comparison, five rounds all slower (as clang -O0 against -O3): slower 
   const mixed: VariantResult = { status: 'ok', times: o0OneFast, ...noiseBand(o3, o0OneFast) };
   judgeRun([{ name: 'kernels', geomean: {}, programs: [{ name: 'gemm', variants: { clang: { status: 'ok', times: o3 }, slow: mixed } }] }]);
   expect(mixed).toMatchObject({ roundsBelow: 4, roundsAbove: 1, verdict: 'within-noise' });
+});
+
+test('stopping early (--min-repeat): the verdict after n of N rounds is the one every way of finishing the N rounds gives', () => {
+  // Exhaustive over N = 7 rounds, each below, above or tied with clang, under a rule of 5 rounds
+  // (one comparison) and of 7 (four): whenever verdictWithRemaining decides, every completion
+  // of the rounds agrees with it under verdictOf.
+  const outcomes = [0.5, 2, 1]; // the variant's time against clang's 1: faster, slower, tied
+  for (const rule of [signTestRule(1), signTestRule(4)]) {
+    const N = 7;
+    for (let code = 0; code < 3 ** N; code++) {
+      const times = Array.from({ length: N }, (_, r) => outcomes[Math.floor(code / 3 ** r) % 3]);
+      for (let n = 0; n <= N; n++) {
+        const band = noiseBand(Array(n).fill(1), times.slice(0, n)) ?? { roundsBelow: 0, roundsAbove: 0 };
+        const early = verdictWithRemaining(band, rule, N - n);
+        if (early === 'too-few-rounds') continue;
+        const final: Verdict = verdictOf(noiseBand(Array(N).fill(1), times)!, rule);
+        if (early === 'not-slower') expect(final).not.toBe('slower');
+        else expect(final).toBe(early);
+      }
+    }
+  }
+  // 120 comparisons (30 kernels, two builds, Polly and tscc, tscc against Polly): 12 rounds.
+  const rule = signTestRule(120);
+  expect(rule.roundsNeeded).toBe(12);
+  // Three rounds faster: slower is out of reach (it needs all twelve), faster is not yet.
+  expect(verdictWithRemaining({ roundsBelow: 0, roundsAbove: 3 }, rule, 9)).toBe('not-slower');
+  // One round each way: neither can be reached any more; within noise once the rounds are enough
+  // (before, the remaining rounds could all tie and leave too few to tell: not slower, all the same).
+  expect(verdictWithRemaining({ roundsBelow: 1, roundsAbove: 2 }, rule, 9)).toBe('not-slower');
+  expect(verdictWithRemaining({ roundsBelow: 6, roundsAbove: 7 }, signTestRule(120), 3)).toBe('within-noise');
+  // Every round slower so far: the remaining rounds decide.
+  expect(verdictWithRemaining({ roundsBelow: 3, roundsAbove: 0 }, rule, 9)).toBe('too-few-rounds');
+  expect(verdictWithRemaining({ roundsBelow: 12, roundsAbove: 0 }, rule, 0)).toBe('slower');
+});
+
+test('programSettled: a program stops once tscc against clang and against Polly are decided, not before', () => {
+  const rule = signTestRule(120);
+  const ok = (times: number[]): VariantResult => ({ status: 'ok', times });
+  // tscc faster than both in all three rounds; Polly slower than clang in one: settled.
+  expect(programSettled({ clang: ok([1, 1, 1]), polly: ok([0.9, 1.1, 0.8]), tscc: ok([0.5, 0.5, 0.5]) }, rule, 9)).toBe(true);
+  // tscc slower than clang in every round: not settled.
+  expect(programSettled({ clang: ok([1, 1, 1]), polly: ok([0.9, 1.1, 0.8]), tscc: ok([1.1, 1.1, 1.1]) }, rule, 9)).toBe(false);
+  // tscc faster than clang but slower than Polly in every round: not settled.
+  expect(programSettled({ clang: ok([1, 1, 1]), polly: ok([0.5, 0.5, 0.5]), tscc: ok([0.6, 0.6, 0.6]) }, rule, 9)).toBe(false);
+  // ... and settled once one round puts tscc ahead of Polly.
+  expect(programSettled({ clang: ok([1, 1, 1, 1]), polly: ok([0.5, 0.5, 0.5, 0.7]), tscc: ok([0.6, 0.6, 0.6, 0.6]) }, rule, 8)).toBe(true);
+  // The limit is a reference, not a comparison: OpenBLAS far ahead does not hold the program.
+  expect(programSettled({ clang: ok([1, 1, 1]), tscc: ok([0.5, 0.6, 0.5]), limit: ok([0.1, 0.1, 0.1]) }, rule, 9)).toBe(true);
+});
+
+test('tscc against Polly: its band and verdict, the < mark in tscc/polly, the line under the table, and the rounds of an early-stopping run', () => {
+  const variants: Record<string, VariantResult> = {
+    clang: { status: 'ok', times: [2, 2, 2, 2, 2, 2] },
+    polly: { status: 'ok', times: [1, 1, 1, 1, 1, 1] },
+    tscc: { status: 'ok', times: [1.1, 1.05, 1.2, 1.1, 1.1, 1.3] },
+  };
+  summarizeVariants(variants);
+  const suites: SuiteResult[] = [{ name: 'polybench', geomean: {}, programs: [{ name: 'adi', variants }] }];
+  // polly and tscc against clang, tscc against Polly.
+  expect(judgeRun(suites)).toMatchObject({ comparisons: 3, roundsNeeded: 6 });
+  expect(variants.tscc.againstPolly).toMatchObject({ roundsBelow: 6, roundsAbove: 0, verdict: 'slower' });
+  expect(variants.tscc.verdict).toBe('faster');
+  expect(slowerThanPollyLine(suites[0])).toBe('slower than Polly beyond noise (same sign test): tscc adi 0.91x [0.769-0.952] p=0.016');
+  const benchRun: BenchRun = {
+    date: '2026-11-27T00:00:00Z', dataset: 'LARGE', repeat: 12, minRepeat: 3, statistics: signTestRule(3), tolerances: {}, notes: [], suites,
+    variants: [{ name: 'clang', command: 'clang-14 -O3' }, { name: 'polly', command: 'clang-14 -O3 -mllvm -polly' }, { name: 'tscc', command: 'tscc -O3' }],
+  };
+  const table = toTable(benchRun);
+  expect(table).toContain('(median of 3-12 rounds)');
+  expect(table).toMatch(/^adi\s+2\.00s\s+2\.00x\s+1\.82x\s+0\.91x </m);
+  expect(table).toContain('slower than Polly beyond noise (same sign test): tscc adi 0.91x');
+  expect(toCsv(benchRun).split('\n')[0]).toMatch(/,vs_polly_round_min,vs_polly_round_max,vs_polly_verdict,vs_polly_p_slower$/);
 });
