@@ -49,3 +49,28 @@ test("tscc's object of VLA jacobi-1d (no fast path kept) is clang -O3's byte for
   expect(object(tscc, 'jacobi-1d', env).equals(object(['clang-14'], 'jacobi-1d', env))).toBe(true);
   expect(object(tscc, 'jacobi-2d', env).equals(object(['clang-14'], 'jacobi-2d', env))).toBe(false);
 }, 300_000);
+
+// A loop no SCoP covers (its exit reads memory): tsopt runs and changes nothing.
+const WARNS = `int first_run(const int *a, int n) {
+  int unused;
+  int s = 0;
+  for (int i = 0; i < n && a[i] != 0; i++) s += a[i];
+  return s;
+}
+`;
+
+test("a source tsopt leaves unchanged gets clang's object and its warning once, not again from the second clang run", () => {
+  const { env } = tsccOnPath();
+  const src = path.join(work, 'warns.c');
+  fs.writeFileSync(src, WARNS);
+  const compile = (cc: readonly string[], out: string) => {
+    const r = spawnSync(cc[0]!, [...cc.slice(1), ...FLAGS, '-Wall', '-c', src, '-o', out], { env, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    return { object: fs.readFileSync(out), warnings: r.stderr.match(/warning: unused variable 'unused'/g) ?? [] };
+  };
+  const ours = compile([process.execPath, path.join(repoRoot, 'bin', 'tscc.js')], path.join(work, 'warns-tscc.o'));
+  const clang = compile(['clang-14'], path.join(work, 'warns-clang.o'));
+  expect(clang.warnings).toHaveLength(1);
+  expect(ours.warnings).toHaveLength(1);
+  expect(ours.object.equals(clang.object)).toBe(true);
+}, 300_000);
