@@ -26,7 +26,10 @@ export function runOutcome(pipeline: Pick<PipelineResult, 'timings' | 'scopResul
   if (inlinedAccessors > 0) return 'changed';
   if (pipeline.timings.some((t) => t.preserved !== 'all' && t.pass !== VERSIONING_PASS)) return 'changed';
   const versioned = pipeline.scopResults.filter((r) => r.fields.versioned === true).length;
-  if (versioned === 0) return 'unchanged';
+  if (versioned === 0) {
+    // Nothing versioned: unchanged only if the versioning pass says it changed nothing else either.
+    return pipeline.timings.every((t) => t.preserved === 'all') ? 'unchanged' : 'changed';
+  }
   if (!decided) return 'changed';
   const decisions = pipeline.scopResults.filter((r) => r.pass === 'profitability' && typeof r.fields.fastPathKept === 'boolean');
   if (decisions.length < versioned || decisions.some((r) => r.fields.fastPathKept === true)) return 'changed';
