@@ -12,6 +12,7 @@ import { TsoptError } from '../ir/errors';
 import { prepareFile, type PreparedFile } from './atomic-write';
 import { createLogger, type LogFormat, type LogLevel } from './log';
 import { AnalysisManager } from '../analysis/analysis-manager';
+import { runOutcome } from './outcome';
 import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './pipeline-report';
 import { fastPathVectorization, type FastPathVectorization } from '../passes/vectorized';
 import { moduleBudgetFrom } from '../passes/module-budget-options';
@@ -32,6 +33,8 @@ export interface RunOptions {
   readonly keepUnprofitable?: boolean;
   readonly verifyEach: boolean;
   readonly report: { file: string; format: ReportFormat } | undefined;
+  /** Write `changed` or `unchanged` there (cli/outcome.ts; --outcome). */
+  readonly outcome?: string;
   readonly passOptions: ReadonlyMap<string, string>;
   readonly printStats: boolean;
   /** The input is LLVM's own text (tscc's front end wrote it): no opt-14 run to read it (--input-as-printed). */
@@ -238,6 +241,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       try {
         if (reportText !== undefined && opts.report?.file !== STDIO) files.push(prepareFile((opts.report as { file: string }).file, reportText));
         if (opts.output !== STDIO) files.push(prepareFile(opts.output, out));
+        if (opts.outcome !== undefined) files.push(prepareFile(opts.outcome, `${runOutcome(pipeline, inlinedAccessors, stages.length > 0)}\n`));
       } catch (e) {
         for (const f of files) f.abort();
         throw e;

@@ -22,6 +22,7 @@ import { checkTsoptFlags, nodeChildEnv, splitTsoptFlags, tsccHelp, tsccVersion }
 import { codegenFlags, compileFlags, parseCommand, ParsedCommand, SourceInput } from './tscc-args';
 import { takeProfileFlags } from './tscc-profile';
 import { loopAlignFlags } from './tscc-loop-align';
+import { readOutcome } from './outcome';
 import { isLoopFree, postPipelineOf, postPipelineOnly } from './tscc-fast-path';
 import { StageClock, TSOPT_STAGE_FLAGS } from './tscc-stages';
 import { startupCpuMs } from './cpu-clock';
@@ -153,6 +154,7 @@ async function compileSource(
   const scan = env.tsoptFlags.length === 0;
   const irFile = path.join(tmp, scan ? `${n}.ll` : `${n}.bc`);
   const optFile = path.join(tmp, `${n}.opt.bc`);
+  const outcomeFile = path.join(tmp, `${n}.outcome`);
   const front = env.clock.time('front end (clang-14)', () => exec(env.driver, [
     ...flags, '-fno-vectorize', '-fno-slp-vectorize', ...(deferUnrolling(cmd) ? DEFER_UNROLLING : []),
     '-emit-llvm', scan ? '-S' : '-c', ...lang, source.path, '-o', irFile,
@@ -180,7 +182,9 @@ async function compileSource(
     }
   } else {
     const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
-    const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...timing];
+    // Without TSOPT_FLAGS tsopt says whether it left anything of its own (cli/outcome.ts).
+    const outcome = scan ? [`--outcome=${outcomeFile}`] : [];
+    const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...outcome, ...timing];
     // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
     // The client (and node:net, node:crypto) is loaded only here: most of tscc's runs (loop-free
     // files, links, configure's probes) never speak to the server.
@@ -196,6 +200,14 @@ async function compileSource(
       return fail(last || `exit ${opt.status ?? ('signal' in opt ? opt.signal : '')}`);
     }
     if (stderr) process.stderr.write(stderr);
+    // Nothing of tsopt's stayed: clang -O3's own compile of the source, not the post pipeline's
+    // output, which differs from it in registers, spills and alignment (cli/outcome.ts).
+    // The front end printed the source's diagnostics already: this run's are shown only if it fails.
+    if (scan && readOutcome(outcomeFile) === 'unchanged') {
+      const again = env.clock.time('unchanged: clang-14 -O3', () => exec(env.driver, [...flags, assembly ? '-S' : '-c', ...lang, source.path, '-o', output], stdin, true));
+      if (again.status !== 0) process.stderr.write(again.stderr);
+      return statusOf(again);
+    }
   }
 
   const back = env.clock.time('back end (clang-14)', () => exec(env.driver, [
