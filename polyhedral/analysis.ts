@@ -7,6 +7,8 @@ import type { ScopRejection } from '../analysis/scop-detection-types';
 import { scopDetectionAnalysis } from '../analysis/scop-detection';
 import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
 import { unsplitScop } from '../analysis/statement-split';
+import { parametersExpandable } from '../analysis/outer-iteration';
+import type { Scev } from '../analysis/scev';
 import { type Delinearizer, type ModelOptions, buildScopModel, defaultMaxOperations } from './build';
 import { ScopBudget, defaultScopMaxOperations } from './budget';
 import { sharedDelinearizer } from './delinearization/analysis';
@@ -37,7 +39,9 @@ export function buildFunctionModels(fn: IrFunction, am: FunctionAnalysisManager,
     let shapes: ReturnType<Delinearizer> | undefined;
     // Detection's SCoP (its cached delinearization): the whole blocks touch the arrays its parts do.
     const delinearize: Delinearizer | undefined = hook && ((s) => (shapes ??= hook(s === scop ? found : s, am, budget)));
-    const built = buildScopModel(ctx, fn.parent, fn, scop, { ...options, delinearize }, se.factsAt(scop.entry), budget);
+    const region = new Set(scop.blocks);
+    const expandable = (expressions: readonly Scev[]): boolean => parametersExpandable(se, region, expressions);
+    const built = buildScopModel(ctx, fn.parent, fn, scop, { ...options, delinearize, expandable }, se.factsAt(scop.entry), budget);
     if ('statements' in built) models.push(built);
     else rejections.push(built);
   }

@@ -9,6 +9,7 @@
 import { type Ctx, IslError, IslQuotaError } from 'isl-wasm';
 import type { IrFunction, Module } from '../ir';
 import type { Scop, ScopRejection } from '../analysis/scop-detection-types';
+import type { Scev } from '../analysis/scev';
 import { NonAffineError } from './affine';
 import { computeAssumptions } from './assumptions';
 import { type Delinearizer, type EntryFacts, type ScopText, ModelError, describeScop } from './describe';
@@ -32,7 +33,16 @@ export interface ModelOptions {
   readonly splitStatements?: boolean;
   /** The budget of the whole module (module-budget.ts): each SCoP's budget is capped by what it has left. */
   readonly moduleBudget?: ModuleBudget;
+  /**
+   * Whether the run-time check can compute the parameters' expressions at the SCoP's entry
+   * (analysis/outer-iteration.ts's `parametersExpandable`); a SCoP whose model cannot be
+   * versioned for that is rejected before isl reads it.
+   */
+  readonly expandable?: (expressions: readonly Scev[]) => boolean;
 }
+
+/** Why a SCoP is rejected when `expandable` says no (codegen/scev-expander.ts's words for it). */
+export const UNEXPANDABLE_PARAMETER = "a varying expression used as a parameter: the run-time check could not compute it at the SCoP's entry";
 
 /**
  * isl operations per SCoP (model, assumptions, dependences). Our largest test kernels
@@ -48,8 +58,15 @@ export function buildScopModel(
   budget = new ScopBudget(options.scopMaxOperations ?? defaultScopMaxOperations),
 ): ScopModel | ScopRejection {
   const reject = (cause: ScopRejection['cause'], detail: string): ScopRejection => ({ cause, location: scop.location, detail, entry: scop.entry, exit: scop.exit });
+  const describe = (readCasts: boolean): ScopText => describeScop(module, fn, scop, { ...options, readCasts }, entryFacts);
   const build = (readCasts: boolean): ScopModel => {
-    const text = describeScop(module, fn, scop, { ...options, readCasts }, entryFacts);
+    const text = describe(readCasts);
+    // A parameter the run-time check cannot compute: versioning would refuse the SCoP after the
+    // model, the check and the AST. Refused before isl reads the text, unless the model without
+    // casts (built when the one with them contradicts itself) could be versioned.
+    if (options.expandable && readCasts && !options.expandable(text.parameters.map((x) => x.expression)) && !options.expandable(describe(false).parameters.map((x) => x.expression))) {
+      throw new ModelError('other', UNEXPANDABLE_PARAMETER);
+    }
     // Delinearization (in describeScop) spends from the budget first; used up, the model would only fail.
     if (budget.exhaustedBy) throw new BudgetUsedUp();
     const model = budget.run(ctx, 'model', options.maxOperations, () => ctx.scope(() => materialize(ctx, fn, scop, text, budget, options.maxOperations)));
