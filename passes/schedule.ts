@@ -77,6 +77,10 @@ export const timeTileWavefrontOption: PassOption = {
   name: 'time-tile-wavefront',
   description: 'run a stencil\'s time tiles (constant sizes) in wavefronts, the tiles of one wavefront on OpenMP\'s threads with --parallel (transform/wavefront.ts; default: as --parallel, so tscc -fopenmp; without threads one thread ran jacobi-2d in wavefront order with 1.37x the CPU time)',
 };
+export const timeTileWavefrontDepthOption: PassOption = {
+  name: 'time-tile-wavefront-depth',
+  description: 'how many tile coordinates a wavefront of time tiles sums: 2 runs wavefronts T0 + T1, 3 runs T0 + T1 + T2 (where the band has that many members), which puts more tiles in each wavefront for the threads to share (transform/wavefront.ts; default 2)',
+};
 
 export const rowJamOption: PassOption = {
   name: 'row-jam',
@@ -92,7 +96,7 @@ export const scheduleShortcutsOption: PassOption = {
   description: 'spend less isl work on the schedule for the same result: isl\'s scheduler only where its schedule could be taken (not where no statement is in two loops, nor where no access walks across rows innermost and none to a matrix stays on one element along a loop: transform/schedule-filter.ts; the report\'s schedule.schedulerSkipped says why), DeLICM for time tiling only where it could make a stencil, and the DeLICM probes\' schedules and time tiles reused by the optimizer (default true; --schedule-shortcuts=false runs every step as before, with the same output)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, scheduleShortcutsOption, rowJamOption, rowJamFactorOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, timeTileWavefrontDepthOption, scheduleShortcutsOption, rowJamOption, rowJamFactorOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -103,6 +107,8 @@ export interface ScheduleSettings extends ScheduleOptions {
   readonly timeTileSizes: readonly number[] | undefined;
   /** --time-tile-wavefront */
   readonly timeTileWavefront: boolean;
+  /** --time-tile-wavefront-depth */
+  readonly timeTileWavefrontDepth: number;
   /** --schedule-shortcuts */
   readonly shortcuts: boolean;
   /** --row-jam: the factor U, 0 when off. */
@@ -129,6 +135,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     timeTile: booleanOption(ctx, timeTileOption, true),
     timeTileSizes: sizesOption(ctx, timeTileSizesOption),
     timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, booleanOption(ctx, parallelOption, false)),
+    timeTileWavefrontDepth: Math.max(2, nonNegativeIntegerOption(ctx, timeTileWavefrontDepthOption, 2)),
     shortcuts: booleanOption(ctx, scheduleShortcutsOption, true),
     rowJam: booleanOption(ctx, rowJamOption, true) ? nonNegativeIntegerOption(ctx, rowJamFactorOption, 8) : 0,
   };
@@ -163,7 +170,7 @@ export function scheduleQuota(model: ScopModel, s: ScheduleSettings): number {
 
 /** Time tiling's options from the optimizer's settings (the seidel probe asks `timeTiled` with the same). */
 function timeTileOptions(s: ScheduleSettings): TimeTileOptions {
-  return { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront };
+  return { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront, wavefrontDepth: s.timeTileWavefrontDepth };
 }
 
 /** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */

@@ -38,7 +38,7 @@ import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { counterAff } from '../polyhedral/schedule';
 import type { CacheSizes } from './tile-sizes';
 import { orderedDependences, parallelPointMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
-import { timeTileLoops, wavefrontRefused } from './wavefront';
+import { timeTileLoops, wavefrontFront, wavefrontRefused } from './wavefront';
 
 export interface TimeTileOptions {
   readonly caches: CacheSizes;
@@ -48,6 +48,8 @@ export interface TimeTileOptions {
   readonly sizes: readonly number[] | undefined;
   /** Run the tiles in wavefronts whose tiles may run on threads (transform/wavefront.ts). */
   readonly tileWavefront?: boolean;
+  /** --time-tile-wavefront-depth: how many tile coordinates a wavefront sums (transform/wavefront.ts). */
+  readonly wavefrontDepth?: number;
 }
 
 /** What time tiling did to one SCoP. */
@@ -129,8 +131,10 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       mark(node.insertPartialSchedule(mupa(f, sts)), name).child(0);
 
     const tile = (st: ScopStatementModel, m: number): Aff => member(st, m).scaleDownVal(ctx.val(sizes[m]!)).floor();
-    const tileWavefrontRefusal = o.tileWavefront === true ? wavefrontRefused(model, deps, mupa((st) => tile(st, 0).add(tile(st, 1))), mupa((st) => tile(st, 1))) : undefined;
+    const tileWavefrontRefusal = o.tileWavefront === true ? wavefrontRefused(model, deps, mupa((st) => wavefrontFront(tile, st, space + 1, o.wavefrontDepth ?? 2)), mupa((st) => tile(st, 1))) : undefined;
     const tileWavefront = o.tileWavefront === true && tileWavefrontRefusal === undefined;
+    // How many tile coordinates a wavefront sums (transform/wavefront.ts).
+    const frontDepth = Math.min(o.wavefrontDepth ?? 2, space + 1);
     /**
      * The tree (see the head of this file), the innermost loops of `parallel` marked parallel.
      * With `wavefront`, the last two point loops are the sum of the last two members, then the
@@ -149,7 +153,7 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       } else {
         node = root;
       }
-      for (const t of timeTileLoops(tile, space + 1, tileWavefront)) node = band(node, t.member, t.mark);
+      for (const t of timeTileLoops(tile, space + 1, tileWavefront, o.wavefrontDepth ?? 2)) node = band(node, t.member, t.mark);
       const outerPoints = wavefront ? space - 1 : space;
       for (let m = 0; m < outerPoints; m++) node = band(node, (st) => member(st, m), sequentialMark);
       if (wavefront) node = band(node, (st) => member(st, space - 1).add(member(st, space)), sequentialMark);
@@ -200,7 +204,7 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const timeTiled: TimeTiled = { skew, sizes, why, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}) };
     const decision: ScheduleDecision = {
       schedule: schedule.keep(),
-      why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew}${form === 'plain' ? '' : ' (each space member also adds the one outside it)'} and tiled ${sizes.join(' x ')}${wavefront ? ', each tile walked by wavefronts' : ''}${tileWavefront ? ', the tiles in wavefronts' : ''}`,
+      why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew}${form === 'plain' ? '' : ' (each space member also adds the one outside it)'} and tiled ${sizes.join(' x ')}${wavefront ? ', each tile walked by wavefronts' : ''}${tileWavefront ? `, the tiles in wavefronts${frontDepth > 2 ? ` of ${frontDepth} tile coordinates` : ''}` : ''}`,
       tiled: [{ statements: ordered.map((st) => st.name), sizes, why }],
       fused: ordered.length > 1,
       skewed: true,

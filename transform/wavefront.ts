@@ -32,14 +32,29 @@ export interface TileLoop {
 
 /**
  * The tile loops of a time-tiled band of `members` members, `tile(st, m)` the tile coordinate of
- * member m: as they are (all sequential), or in wavefronts of T0 + T1 with T1 parallel.
+ * member m: as they are (all sequential), or in wavefronts of T0 + T1 (`depth` 2) or
+ * T0 + T1 + T2 (`depth` 3, see `wavefrontFront`) with T1 parallel.
  */
-export function timeTileLoops(tile: (st: ScopStatementModel, m: number) => Aff, members: number, wavefront: boolean): TileLoop[] {
+export function timeTileLoops(tile: (st: ScopStatementModel, m: number) => Aff, members: number, wavefront: boolean, depth = 2): TileLoop[] {
   return Array.from({ length: members }, (_, m): TileLoop => {
-    if (wavefront && m === 0) return { member: (st) => tile(st, 0).add(tile(st, 1)), mark: sequentialMark };
+    if (wavefront && m === 0) return { member: (st) => wavefrontFront(tile, st, members, depth), mark: sequentialMark };
     if (wavefront && m === 1) return { member: (st) => tile(st, 1), mark: parallelTileMark };
     return { member: (st) => tile(st, m), mark: sequentialMark };
   });
+}
+
+/**
+ * The wavefront of statement `st`'s tile: the sum of its first `depth` tile coordinates (at
+ * least T0 + T1, at most all `members`). Any dependence moves every tile coordinate by d >= 0,
+ * so two tiles of one wavefront (their d summing to 0) are independent whatever the depth; a
+ * deeper sum holds more tiles per wavefront (heat-3d LARGE at 4 x 8 x 8: at most 8 with
+ * T0 + T1, 16 with T0 + T1 + T2), which share out more evenly over the threads
+ * (bench/probes/wavefront-balance.c). T0 follows from w and the inner tile loops.
+ */
+export function wavefrontFront(tile: (st: ScopStatementModel, m: number) => Aff, st: ScopStatementModel, members: number, depth: number): Aff {
+  let front = tile(st, 0).add(tile(st, 1));
+  for (let m = 2; m < Math.min(depth, members); m++) front = front.add(tile(st, m));
+  return front;
 }
 
 /**
