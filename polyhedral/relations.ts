@@ -1,7 +1,7 @@
 // Relations between unnamed points built through isl's API (the house rule: schedules and the
 // maps that build or check them are isl objects, never text to parse). Every object returned
 // belongs to the caller's isl scope.
-import { type Aff, type Ctx, DimType, Map as IslMap, Set as IslSet, Space, UnionMap } from 'isl-wasm';
+import { type Aff, type Ctx, DimType, Map as IslMap, Set as IslSet, Space, UnionMap, UnionSet } from 'isl-wasm';
 
 /** The set space [x_0, .., x_(n-1)] of unnamed points, without parameters. */
 export function pointSpace(ctx: Ctx, n: number): Space {
@@ -10,7 +10,7 @@ export function pointSpace(ctx: Ctx, n: number): Space {
 
 /** The universe of the tuple `name[..]` (`dims` dimensions, no parameters): `{ Undef[] }`, `{ MemRef_x[] }`. */
 export function tupleUniverse(ctx: Ctx, name: string, dims = 0): IslSet {
-  return IslSet.universe(Space.unit(ctx).addNamedTupleIdUi(ctx.id(name), dims));
+  return IslSet.universe(tupleSetSpace(ctx, { name, dims }));
 }
 
 /** The map space [a_0, .., a_(n-1)] -> [b_0, .., b_(m-1)] of unnamed points, without parameters. */
@@ -26,9 +26,16 @@ export interface Tuple {
 
 /** The space [params] -> { From[..] -> To[..] } (no parameters by default; their order is `params`'). */
 export function tupleMapSpace(ctx: Ctx, from: Tuple, to: Tuple, params: readonly string[] = []): Space {
-  const add = (s: Space, t: Tuple): Space => (t.name === undefined ? s.addUnnamedTupleUi(t.dims) : s.addNamedTupleIdUi(ctx.id(t.name), t.dims));
-  const withParams = params.reduce((s, p) => s.addParamId(ctx.id(p)), Space.unit(ctx));
-  return add(add(withParams, from), to);
+  return addTuple(ctx, tupleSetSpace(ctx, from, params), to);
+}
+
+/** The space [params] -> { T[..] } (no parameters by default; their order is `params`'). */
+export function tupleSetSpace(ctx: Ctx, tuple: Tuple, params: readonly string[] = []): Space {
+  return addTuple(ctx, params.reduce((s, p) => s.addParamId(ctx.id(p)), Space.unit(ctx)), tuple);
+}
+
+function addTuple(ctx: Ctx, s: Space, t: Tuple): Space {
+  return t.name === undefined ? s.addUnnamedTupleUi(t.dims) : s.addNamedTupleIdUi(ctx.id(t.name), t.dims);
 }
 
 /**
@@ -89,4 +96,14 @@ export function relationPerShape(ctx: Ctx, pairs: UnionMap, relation: (space: Sp
   const shapes = new Map<string, [number, number]>();
   for (const p of pairs.getMapList().toArray()) shapes.set(`${p.dim(DimType.in)},${p.dim(DimType.out)}`, [p.dim(DimType.in), p.dim(DimType.out)]);
   return [...shapes.values()].reduce((u, [n, m]) => u.union(relation(pointMapSpace(ctx, n, m)).toUnionMap()), UnionMap.emptyCtx(ctx));
+}
+
+/** The empty union map with the parameters of `params` (a parameter space, in their order); `UnionMap.emptyCtx` has none. */
+export function emptyUnionMapIn(params: Space): UnionMap {
+  return UnionMap.fromMap(IslMap.empty(params.addUnnamedTupleUi(0).addUnnamedTupleUi(0)));
+}
+
+/** The empty union set with the parameters of `params` (a parameter space, in their order). */
+export function emptyUnionSetIn(params: Space): UnionSet {
+  return UnionSet.fromSet(IslSet.empty(params.addUnnamedTupleUi(0)));
 }
