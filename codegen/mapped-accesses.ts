@@ -19,6 +19,7 @@ import {
 } from '../ir';
 import { storedValue } from '../transform/delicm';
 import type { ScopAccess, ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { pointsAtParams } from '../polyhedral/relations';
 import { AstExprEmitter } from './ast-expr';
 import { UnsupportedCodeError } from './block-generator';
 
@@ -54,7 +55,7 @@ export function planMappedAccesses(model: ScopModel): Map<ScopStatementModel, Ma
     if (mapped.length === 0) continue;
     const counters = st.loops.map((_, k) => counterName(k));
     // [counters] -> { [] -> Stmt[counters] }: the statement instance, its counters made parameters
-    const instance = ctx.map(`${counters.length > 0 ? `[${counters.join(', ')}] -> ` : ''}{ [] -> ${st.name}[${counters.join(', ')}] }`);
+    const instance = pointsAtParams(ctx, { name: st.name, dims: counters.length }, counters, counters.map((_, k) => [k, k]));
     // [params, counters] -> { : the instance runs }
     const runs = instance.intersectRange(st.domain.intersectParams(model.context)).domain().params();
     const build = AstBuild.fromContext(runs);

@@ -26,6 +26,7 @@ import { UnsupportedCodeError } from './block-generator';
 import { AstExprEmitter } from './ast-expr';
 import { counterName, elementAddress } from './mapped-accesses';
 import type { ScopAccess, ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { pointsAtParams } from '../polyhedral/relations';
 import type { PackedOperand } from '../transform/matmul';
 import { foldedProduct, type FoldedProduct } from '../transform/packed-product';
 
@@ -49,10 +50,8 @@ export function planPacking(model: ScopModel, operands: readonly PackedOperand[]
   return operands.map((operand) => {
     const st = model.statements.find((s) => s.name === operand.statement)!;
     const access = st.accesses[operand.access]!;
-    const xs = st.loops.map((_, k) => `x${k}`);
-    const [j, k] = [counterName(0), counterName(1)];
     // [j, k] -> { [] -> S[x..] : x_j = j and x_k = k }: the instances reading the element of (j, k)
-    const instances = ctx.map(`[${j}, ${k}] -> { [] -> ${st.name}[${xs.join(', ')}] : x${operand.row} = ${j} and x${operand.roles.k} = ${k} }`)
+    const instances = pointsAtParams(ctx, { name: st.name, dims: st.loops.length }, [counterName(0), counterName(1)], [[operand.row, 0], [operand.roles.k, 1]])
       .intersectRange(st.domain.intersectParams(model.context));
     // [j, k] -> { [] -> MemRef_B[o..] }: one element (the read is invariant along i)
     const element = instances.applyRange(access.relation.intersectDomain(st.domain));

@@ -2,13 +2,14 @@
 // bounds, wrapping, array bounds, delinearization), the parameters for which no check
 // of that kind fails anywhere it must hold, simplified against the context and the
 // kinds before it, and printed as C for the run-time check.
-import type { Ctx, Set as IslSet } from 'isl-wasm';
-import { AstBuild, DimType } from 'isl-wasm';
+import type { Ctx } from 'isl-wasm';
+import { AstBuild, DimType, MultiAff, Set as IslSet } from 'isl-wasm';
 import type { Parameter } from './affine';
 import { ScevKind } from '../analysis/scev';
 import type { ScopLoop } from '../analysis/scop-detection-types';
-import { type CheckText, type ScopText, counters } from './describe';
+import type { CheckText, ScopText } from './describe';
 import type { Assumption, AssumptionKind, ScopStatementModel } from './model';
+import { counterAff } from './schedule';
 
 // Sign facts first: they often make the wrap checks true.
 // Last, 'error-block': no edge into an error block is taken (analysis/error-blocks.ts).
@@ -27,14 +28,16 @@ export function computeAssumptions(ctx: Ctx, t: ScopText, context: IslSet, state
     let found = iterations.get(loop);
     if (found) return found;
     const k = loop.depth;
+    // The loop's counters named i0.. as the checks' text names them
+    const named = (set: IslSet): IslSet => Array.from({ length: k }, (_, j) => j).reduce((x, j) => x.setDimName(DimType.set, j, `i${j}`), set);
     for (const s of statements) {
       if (!s.loops.includes(loop)) continue;
       // { Stmt_S[i0, ..., in] -> [i0, ..., i(k-1)] }
-      const project = ctx.map(`${p}{ ${s.name}[${counters(s.loops.length)}] -> [${counters(k)}] }`);
-      const d = s.domain.apply(project);
+      const project = Array.from({ length: k }, (_, j) => MultiAff.fromAff(counterAff(s.domain, j))).reduce((a, b) => a.flatRangeProduct(b)).asMap();
+      const d = named(s.domain.apply(project));
       found = found === undefined ? d : found.union(d);
     }
-    found ??= ctx.set(`${p}{ [${counters(k)}] : false }`);
+    found ??= named(IslSet.empty(context.getSpace().addUnnamedTupleUi(k)));
     iterations.set(loop, found);
     return found;
   };

@@ -18,6 +18,7 @@ import type { ScopAccess, ScopModel, ScopStatementModel } from './model';
 import { ScopBudget, defaultScopMaxOperations } from './budget';
 import type { ModuleBudget } from './module-budget';
 import { scheduleTree, timeMap } from './schedule';
+import { emptyUnionMapIn, emptyUnionSetIn } from './relations';
 
 export type { ArrayShape, Delinearizer, EntryFacts } from './describe';
 export { ModelError } from './describe';
@@ -130,11 +131,13 @@ function materialize(ctx: Ctx, fn: IrFunction, scop: Scop, t: ScopText, budget: 
   });
 
   // [params] -> { Stmt[..] } for every statement
-  let domains = ctx.unionSet(`${p}{ }`);
-  let schedule = ctx.unionMap(`${p}{ }`);
-  let reads = ctx.unionMap(`${p}{ }`);
-  let mustWrites = ctx.unionMap(`${p}{ }`);
-  let mayWrites = ctx.unionMap(`${p}{ }`);
+  // Empty, with the parameters in their order
+  const none = emptyUnionMapIn(context.getSpace());
+  let domains = emptyUnionSetIn(context.getSpace());
+  let schedule = none;
+  let reads = none;
+  let mustWrites = none;
+  let mayWrites = none;
   for (const s of statements) {
     domains = domains.union(s.domain.toUnionSet());
     schedule = schedule.union(s.schedule.toUnionMap());

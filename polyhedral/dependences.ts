@@ -18,6 +18,7 @@
 import { type Ctx, DimType, IslQuotaError, Map as IslMap, type Set as IslSet, type UnionFlow, type UnionMap, UnionAccessInfo } from 'isl-wasm';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 import type { DependencePair, Dependences, ScopStatementModel } from './model';
+import { equalUpTo, relationOf, tupleMapSpace, type Tuple } from './relations';
 
 export interface DependenceInput {
   readonly statements: readonly ScopStatementModel[];
@@ -258,17 +259,14 @@ export function carries(ctx: Ctx, input: DependenceInput, loop: ScopLoop, deps: 
   return ctx.scope(() => {
     const inside = new Map(input.statements.filter((s) => s.loops.includes(loop)).map((s) => [s.name, s] as const));
     const k = loop.depth - 1;
-    const same = Array.from({ length: k }, (_, d) => `j${d} = i${d}`);
     // One statement pair at a time: the first one carried answers (most loops that carry
     // anything carry several pairs, and `within` can be costly to intersect with).
     for (const m of deps.getMapList().toArray()) {
       const s = inside.get(m.getTupleName(DimType.in) ?? '');
       const t = inside.get(m.getTupleName(DimType.out) ?? '');
       if (s === undefined || t === undefined) continue;
-      const src = s.loops.map((_, d) => `i${d}`).join(', ');
-      const dst = t.loops.map((_, d) => `j${d}`).join(', ');
       // { S[i..] -> T[j..] : same outer iterations, different iterations of the loop }
-      const carried = m.intersect(carriedPairs(ctx, `{ ${s.name}[${src}] -> ${t.name}[${dst}] : ${[...same, `j${k} != i${k}`].join(' and ')} }`));
+      const carried = m.intersect(carriedPairs(ctx, { name: s.name, dims: s.loops.length }, { name: t.name, dims: t.loops.length }, k));
       if (!(within ? carried.intersectParams(within) : carried).isEmpty()) return true;
     }
     return false;
@@ -276,15 +274,20 @@ export function carries(ctx: Ctx, input: DependenceInput, loop: ScopLoop, deps: 
 }
 
 /**
- * `text` read as a map in `ctx`, once per context: `carries` asks the same statement pairs of the
- * same loop for the conflicts, the scalar flow and each kind of the exact dataflow (reading the
- * text again was 1.6% of tsopt's CPU on PolyBench). Kept with the context, freed with it.
+ * { S[i..] -> T[j..] : i_d = j_d for d < k, i_k != j_k }, built once per context: `carries` asks
+ * the same statement pairs of the same loop for the conflicts, the scalar flow and each kind of
+ * the exact dataflow (building it again was 1.6% of tsopt's CPU on PolyBench, as text). Kept
+ * with the context, freed with it.
  */
-function carriedPairs(ctx: Ctx, text: string): IslMap {
-  let byText = pairMaps.get(ctx);
-  if (byText === undefined) pairMaps.set(ctx, (byText = new Map()));
-  let m = byText.get(text);
-  if (m === undefined) byText.set(text, (m = ctx.map(text).keep()));
+function carriedPairs(ctx: Ctx, s: Tuple, t: Tuple, k: number): IslMap {
+  let byKey = pairMaps.get(ctx);
+  if (byKey === undefined) pairMaps.set(ctx, (byKey = new Map()));
+  const key = `${s.name}[${s.dims}] ${t.name}[${t.dims}] ${k}`;
+  let m = byKey.get(key);
+  if (m === undefined) {
+    const pairs = relationOf(tupleMapSpace(ctx, s, t), (i, j, wrapped) => equalUpTo(wrapped, i, j, k).intersect(i[k]!.neSet(j[k]!)));
+    byKey.set(key, (m = pairs.keep()));
+  }
   return m;
 }
 const pairMaps = new WeakMap<Ctx, Map<string, IslMap>>();

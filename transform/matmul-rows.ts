@@ -10,8 +10,9 @@
 // alias scope of its own, noalias with the other copies'. The model's elements are memory's
 // under the fast path's run-time check (the check is what makes the model's dependences, and
 // so every reordering, valid), so the scopes add no assumption of their own.
-import { DimType, MultiUnionPwAff, UnionMap, type UnionSet } from 'isl-wasm';
+import { DimType, MultiUnionPwAff, Set as IslSet, UnionMap, type UnionSet } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { pointSpace } from '../polyhedral/relations';
 
 /** The mark above the unrolled i band of a full micro-tile whose rows touch distinct elements of C. */
 export const matmulRowsMark = 'tsopt_matmul_rows';
@@ -37,7 +38,8 @@ export function rowsApart(model: ScopModel, st: ScopStatementModel, domain: Unio
   const i = UnionMap.fromMultiUnionPwAff(iMember).intersectDomain(instances);
   // { [d] }: how far apart along i the two instances of each pair run
   const apart = i.reverse().applyRange(sharing).applyRange(i).deltas();
-  return apart.isSubset(model.ctx.unionSet('{ [0] }'));
+  // { [0] }
+  return apart.isSubset(IslSet.universe(pointSpace(model.ctx, 1)).fixSi(DimType.set, 0, 0).toUnionSet());
 }
 
 /**

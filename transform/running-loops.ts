@@ -5,6 +5,7 @@
 // the one around (walking `A[i][0]` down a column in either order). The cost model compares the
 // loops that repeat the statement, old and new.
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { equalUpTo, relationOf, tupleMapSpace } from '../polyhedral/relations';
 
 /**
  * The innermost dimension of `st`, at `d` or outside it, along which some instance has a later
@@ -12,12 +13,11 @@ import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
  * up to `d` runs it at most once. isl objects are made in the caller's scope.
  */
 export function innermostRunning(model: ScopModel, st: ScopStatementModel, d: number): number | 'none' {
-  const counters = st.loops.map((_, k) => `i${k}`);
-  const later = st.loops.map((_, k) => `o${k}`);
+  const n = st.loops.length;
+  const space = tupleMapSpace(model.ctx, { name: st.name, dims: n }, { name: st.name, dims: n });
   for (let k = d; k >= 0; k--) {
-    const same = counters.slice(0, k).map((c, m) => `${later[m]} = ${c}`);
     // { S[i..] -> S[o..] : o_m = i_m (m < k), o_k > i_k }: a later instance along dimension k
-    const along = model.ctx.unionMap(`{ ${st.name}[${counters.join(', ')}] -> ${st.name}[${later.join(', ')}] : ${[...same, `${later[k]} > ${counters[k]}`].join(' and ')} }`);
+    const along = relationOf(space, (i, o, pairs) => equalUpTo(pairs, i, o, k).intersect(i[k]!.ltSet(o[k]!))).toUnionMap();
     const domain = st.domain.toUnionSet();
     if (!along.intersectDomain(domain).intersectRange(domain).intersectParams(model.context).isEmpty()) return k;
   }

@@ -28,7 +28,7 @@
 // innermost loop would walk more accesses across rows than in the base order, when a statement
 // whose innermost loop carried nothing would get one that may, when isl skewed a band (stencils
 // are time-tiled before isl's scheduler runs: transform/time-tiling.ts), and when the new schedule tiles nothing and walks no fewer rows.
-import { AstLoopType, type AstNodeTree, DimType, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
+import { AstLoopType, type AstNodeTree, DimType, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, Space, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
 import { stepAlong, stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { columnWalkTileSizes } from './column-walk-tiles';
@@ -461,7 +461,9 @@ function isolateFullStrips(model: ScopModel, strip: ScheduleNode, factors: reado
   offsets(0, []);
   // { isolate[[prefix] -> [strip]] : prefix in full }
   const isolate = UnionMap.fromDomainAndRange(full!, IslSet.universe(strip.bandGetSpace()).toUnionSet()).wrap().asSet().setTupleName('isolate').toUnionSet();
-  const unroll = ctx.unionSet(`{ ${factors.map((_, k) => `[isolate[] -> unroll[${k}]]`).join('; ')} }`);
+  // { [isolate[] -> unroll[k]] } for each jammed member k
+  const unrollSpace = Space.unit(ctx).addNamedTupleIdUi(ctx.id('isolate'), 0).addNamedTupleIdUi(ctx.id('unroll'), 1).wrap();
+  const unroll = factors.map((_, k) => IslSet.universe(unrollSpace).fixSi(DimType.set, 0, k)).reduce((a, b) => a.union(b)).toUnionSet();
   return isolate.union(unroll);
 }
 

@@ -35,6 +35,7 @@
 //   - an innermost loop carries a dependence, and so does the wavefront's.
 import { type Aff, DimType, type Map as IslMap, MultiAff, MultiUnionPwAff, Schedule, type ScheduleNode, type UnionMap, UnionPwAff, UnionSetList } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
+import { lexLessMap, relationPerShape, samePrefixOtherLastMap } from '../polyhedral/relations';
 import { counterAff } from '../polyhedral/schedule';
 import type { CacheSizes } from './tile-sizes';
 import { orderedDependences, parallelPointMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
@@ -179,7 +180,7 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
         const own = st.domain.toUnionSet();
         // { [prefix, x] -> [prefix, x'] } of the statement's own dependences
         const same = deps.intersectDomain(own).intersectRange(own).applyDomain(map).applyRange(map);
-        return same.isEmpty() || same.intersect(samePrefixOtherLast(model, same)).isEmpty();
+        return same.isEmpty() || same.intersect(relationPerShape(model.ctx, same, samePrefixOtherLastMap)).isEmpty();
       });
       return { parallel, carrying: ordered.filter((st) => st.loops.length === space + 1 && !parallel.includes(st)) };
     };
@@ -339,31 +340,7 @@ function solveShifts(model: ScopModel, statements: readonly ScopStatementModel[]
 
 /** { [a] -> [b] : a lexicographically before b } for every pair of dimensions in `pairs`. */
 export function lexLess(model: ScopModel, pairs: UnionMap): UnionMap {
-  return relationPerSpace(model, pairs, (n, m) => {
-    const ors = Array.from({ length: Math.min(n, m) }, (_, k) => [...Array.from({ length: k }, (_, j) => `a${j} = b${j}`), `a${k} < b${k}`].join(' and '));
-    return ors.length === 0 ? 'false' : ors.map((x) => `(${x})`).join(' or ');
-  });
-}
-
-/** { [a] -> [b] : a and b equal but in their last dimension } (same dimension count). */
-function samePrefixOtherLast(model: ScopModel, pairs: UnionMap): UnionMap {
-  return relationPerSpace(model, pairs, (n, m) => {
-    if (n !== m) return 'false';
-    const eq = Array.from({ length: n - 1 }, (_, j) => `a${j} = b${j}`);
-    return [...eq, `(a${n - 1} < b${n - 1} or a${n - 1} > b${n - 1})`].join(' and ');
-  });
-}
-
-/** The union over the (anonymous) spaces of `pairs` of `{ [a] -> [b] : condition(n, m) }`. */
-function relationPerSpace(model: ScopModel, pairs: UnionMap, condition: (n: number, m: number) => string): UnionMap {
-  const shapes = new Set(pairs.getMapList().toArray().map((p) => `${p.dim(DimType.in)},${p.dim(DimType.out)}`));
-  const parts = [...shapes].map((shape) => {
-    const [n, m] = shape.split(',').map(Number) as [number, number];
-    const a = Array.from({ length: n }, (_, k) => `a${k}`);
-    const b = Array.from({ length: m }, (_, k) => `b${k}`);
-    return `[${a.join(', ')}] -> [${b.join(', ')}] : ${condition(n, m)}`;
-  });
-  return model.ctx.unionMap(`{ ${parts.join('; ')} }`);
+  return relationPerShape(model.ctx, pairs, (space) => lexLessMap(space));
 }
 
 /** What sizes a stencil's tiles: the machine and the SCoP. */

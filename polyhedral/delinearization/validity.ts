@@ -6,6 +6,7 @@
 import { type Ctx, type Set as IslSet, Set as IslSetClass, DimType, setConstraints } from 'isl-wasm';
 import { type Poly, polyToString, polyFromTerms, sub, constant } from './poly';
 import { type DimensionSize, sizeToPoly } from './shape';
+import { tupleSetSpace } from '../relations';
 
 /**
  * How our symbols read in isl: products of parameters become parameters of
@@ -110,7 +111,7 @@ export function accessValidity(ctx: Ctx, domain: IslSet, context: IslSet, pieceC
     if (!good.isEmpty()) return { livePieces, chosen: i, good, executes };
   }
   // { S[counters] : in some live piece }
-  let covered = ctx.set(setText(allParams, tuple, dims, ['1 = 0']));
+  let covered = IslSetClass.empty(tupleSetSpace(ctx, { name: tuple === '' ? undefined : tuple, dims: dims.length }, allParams));
   for (const i of livePieces) covered = covered.union(pieces[i]!);
   return { livePieces, chosen: livePieces.length === 1 ? livePieces[0] : undefined, good: goodFor(covered), executes };
 }

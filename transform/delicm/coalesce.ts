@@ -8,8 +8,9 @@
 // reads) and A's content at the SCoP's end see the same value as in the original
 // program. That is the paper's conflict test (L's lifetime lies in A's unused
 // zone, or A is known to hold the same value there) stated on access points.
-import { type Ctx, DimType, type Map as IslMap, type Set as IslSet, UnionMap, type UnionSet } from 'isl-wasm';
+import { type Ctx, DimType, type Map as IslMap, type Set as IslSet, Space, UnionMap, type UnionSet } from 'isl-wasm';
 import type { ScopStatementModel } from '../../polyhedral/model';
+import { equalUpTo, relationOf, tupleMapSpace } from '../../polyhedral/relations';
 import { type AccessEvent, type Knowledge, storedValue, unionOf, writesUndef } from './knowledge';
 import { mappingIsExact } from './exactness';
 
@@ -130,11 +131,11 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
    */
   const nearestTargetElement = (e: AccessEvent, instances: IslSet): UnionMap => {
     // { Tag[..] -> TargetTag[..] }
-    const sameIterations = unionOf(ctx, stores.filter((t) => nested(e, t)).map((t) => ctx.unionMap(sameIterationsText(e, t))));
+    const together = unionOf(ctx, stores.filter((t) => nested(e, t)).map((t) => sameIterations(ctx, e, t).toUnionMap()));
     // { Tag[..] -> [t..] }
     const at = e.time.intersectDomain(instances).toUnionMap();
-    const next = at.applyRange(k.notBeforeInstance).intersect(sameIterations.applyRange(targetTime)).lexmin();
-    const previous = at.applyRange(k.beforeInstance.reverse()).intersect(sameIterations.applyRange(targetTime)).subtractDomain(next.domain()).lexmax();
+    const next = at.applyRange(k.notBeforeInstance).intersect(together.applyRange(targetTime)).lexmin();
+    const previous = at.applyRange(k.beforeInstance.reverse()).intersect(together.applyRange(targetTime)).subtractDomain(next.domain()).lexmax();
     return next.union(previous).applyRange(targetAt).applyRange(targetElement);
   };
   const proposed = new Map<AccessEvent, IslMap | UnionMap>();
@@ -166,7 +167,7 @@ function tryMap(ctx: Ctx, k: Knowledge, location: string, target: AccessEvent): 
   const writeElements = unionOf(ctx, [...proposed.values()]);
   // A read no write of the SCoP reaches sees what the location held at the entry: the nearest
   // target element must hold the same then (the exactness check below decides it).
-  const atEntry = k.entryContent.domain().extractSet(ctx.set(`{ ${location}[] }`).getSpace());
+  const atEntry = k.entryContent.domain().extractSet(Space.unit(ctx).addNamedTupleIdUi(ctx.id(location), 0));
   for (const r of ownReads) {
     const instances = r.relation.domain().toUnionSet();
     let element = k.reaching.intersectRange(instances).reverse().applyRange(writeElements);
@@ -277,15 +278,13 @@ function nested(w: AccessEvent, target: AccessEvent): boolean {
 }
 
 /** { WriteTag[i..] -> TargetTag[j..] : i and j agree on the loops around both statements } */
-function sameIterationsText(w: AccessEvent, target: AccessEvent): string {
+function sameIterations(ctx: Ctx, w: AccessEvent, target: AccessEvent): IslMap {
   const a = w.statement.loops;
   const b = target.statement.loops;
   let common = 0;
   while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  const i = a.map((_, d) => `i${d}`);
-  const j = b.map((_, d) => `j${d}`);
-  const same = Array.from({ length: common }, (_, d) => `j${d} = i${d}`);
-  return `{ ${w.tag}[${i.join(', ')}] -> ${target.tag}[${j.join(', ')}]${same.length ? ` : ${same.join(' and ')}` : ''} }`;
+  const space = tupleMapSpace(ctx, { name: w.tag, dims: a.length }, { name: target.tag, dims: b.length });
+  return relationOf(space, (i, j, pairs) => equalUpTo(pairs, i, j, common));
 }
 
 /** A union map over one tuple pair as a map. */

@@ -12,7 +12,8 @@
 // (covariance: 15-21 writes, 5-9 reads over 11 loops) cost about 0.6M isl operations each time.
 // When the proposal makes an existing write redundant, or the array changed since the state was
 // kept, the state is computed anew from the whole array's dataflow.
-import type { Ctx, UnionMap } from 'isl-wasm';
+import { type Ctx, UnionMap } from 'isl-wasm';
+import { tupleUniverse } from '../../polyhedral/relations';
 import { type AccessEvent, type Knowledge, endRead, flow, readValues, unionOf } from './knowledge';
 
 /** The program as it stands at one target array. */
@@ -61,7 +62,7 @@ export function mappingIsExact(k: Knowledge, states: Map<string, TargetState>, p
   const sinks = [...p.existingReads, end];
   const restricted = sinks.map((e) => ({ ...e, relation: e.relation.intersectDomain(affected.extractSet(e.relation.domain().getSpace())) }));
   // { WriteTag[..] -> ReadTag[..] }: the affected reads' new sources, among all writes after the proposal
-  const fromAll = gone.length === 0 ? ctx.unionMap('{ }') : flow(ctx, restricted, writesAfter).dependence;
+  const fromAll = gone.length === 0 ? UnionMap.emptyCtx(ctx) : flow(ctx, restricted, writesAfter).dependence;
   const kept = state.source.subtractRange(affected);
   // { ProposedTag[..] -> ReadTag[..] }: the last proposed write before each other existing read
   const fromProposed = flow(ctx, sinks, p.proposedWrites).dependence.subtractRange(affected);
@@ -138,6 +139,6 @@ function matches(kept: ReadonlyMap<AccessEvent, unknown>, events: readonly Acces
 
 /** { ReadTag[..] -> Value[..] } equal, but where `expected` is undef (any value will do there). */
 function sameExceptUndef(ctx: Ctx, seen: UnionMap, expected: UnionMap): boolean {
-  const free = expected.intersectRange(ctx.unionSet('{ Undef[] }')).domain();
+  const free = expected.intersectRange(tupleUniverse(ctx, 'Undef').toUnionSet()).domain();
   return seen.subtractDomain(free).isEqual(expected.subtractDomain(free));
 }

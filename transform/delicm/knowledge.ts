@@ -18,10 +18,11 @@
 //   Undef[]            undef or poison: a read that sees it may see anything
 // and a write that stores what a scalar read or a load of its own statement read ("pass-through":
 // an LCSSA PHI forwarding the loop's PHI, GVN's PHI of a loaded element) stores the value that read saw.
-import { type Ctx, DimType, type Map as IslMap, UnionMap, type UnionSet, UnionAccessInfo } from 'isl-wasm';
+import { Aff, type Ctx, DimType, Map as IslMap, MultiAff, UnionMap, type UnionSet, UnionAccessInfo } from 'isl-wasm';
 import type { TargetState } from './exactness';
 import { type BasicBlock, type Instruction, type Value, calledFunction, predecessors, printValue, typesEqual } from '../../ir';
 import type { ScopAccess, ScopModel, ScopStatementModel } from '../../polyhedral/model';
+import { equalUpTo, identityBetween, lexLessMap, pointMapSpace, pointSpace, relationOf, tupleMapSpace, tupleUniverse } from '../../polyhedral/relations';
 
 export interface AccessEvent {
   /** `Stmt_25__a3`: the statement's name and the access's position: one tuple per access. */
@@ -86,10 +87,6 @@ export function storedValue(a: ScopAccess): Value | undefined {
   return store && store.opcode === 'store' ? store.operands[0] : undefined;
 }
 
-function dims(n: number, prefix = 'i'): string {
-  return Array.from({ length: n }, (_, k) => `${prefix}${k}`).join(', ');
-}
-
 /** undef and poison: any value will do where they are read. */
 export function isUndef(v: Value | undefined): boolean {
   return v !== undefined && (v.kind === 'undef' || v.kind === 'poison');
@@ -98,17 +95,6 @@ export function isUndef(v: Value | undefined): boolean {
 /** A write of undef to a mapped location need not happen at all. */
 export function writesUndef(a: ScopAccess): boolean {
   return isUndef(storedValue(a));
-}
-
-/** { [a..] -> [b..] : a <lex b } over `n` dimensions, followed by `extra` unconstrained ones. */
-export function lexBeforeText(n: number, extra = 0): string {
-  const pieces: string[] = [];
-  for (let k = 0; k < n; k++) {
-    const eq = Array.from({ length: k }, (_, d) => `a${d} = b${d}`);
-    pieces.push([...eq, `a${k} < b${k}`].join(' and '));
-  }
-  const tail = (p: string) => Array.from({ length: extra }, (_, k) => `, ${p}${n + k}`).join('');
-  return `{ [${dims(n, 'a')}${tail('a')}] -> [${dims(n, 'b')}${tail('b')}] : ${pieces.map((p) => `(${p})`).join(' or ')} }`;
 }
 
 /** Builds the events and the original program's known content. */
@@ -139,7 +125,9 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
       if (a.array.kind === 'array' && a.kind === 'write' && a.certainty === 'may') mayWritten.add(a.array.tupleName);
       // [params] -> { Tag[i..] -> [t.., phase] }
       const domain = s.domain.intersectParams(model.context).coalesce().setTupleName(tag);
-      const time = s.schedule.setTupleName(DimType.in, tag).rangeProduct(ctx.map(`{ ${tag}[${dims(n)}] -> [${phase}] }`)).flattenRange().intersectDomain(domain).coalesce();
+      // { Tag[i..] -> [phase] }
+      const phaseMap = MultiAff.fromAff(Aff.zeroOnDomainSpace(tupleUniverse(ctx, tag, n).getSpace()).addConstantVal(ctx.val(phase))).asMap();
+      const time = s.schedule.setTupleName(DimType.in, tag).rangeProduct(phaseMap).flattenRange().intersectDomain(domain).coalesce();
       // [params] -> { Tag[i..] -> Location[..] }
       const relation = a.relation.setTupleName(DimType.in, tag).intersectDomain(domain).coalesce();
       let passThrough: AccessEvent | undefined;
@@ -165,20 +153,25 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
     const n = s.loops.length;
     const v = storedValue(e.access);
     const inside = v !== undefined && v.kind === 'instruction' && (v as Instruction).parent !== undefined && scopBlocks.has((v as Instruction).parent!);
-    if (isUndef(v)) return ctx.map(`{ ${e.tag}[${dims(n)}] -> Undef[] }`).intersectDomain(e.relation.domain());
-    const text = v === undefined || inside
-      ? `{ ${e.tag}[${dims(n)}] -> V${v === undefined ? `w${events.indexOf(e)}` : idOf(v)}_${s.name}[${dims(n)}] }`
-      : `{ ${e.tag}[${dims(n)}] -> C${idOf(v)}[] }`;
-    return ctx.map(text).intersectDomain(e.relation.domain());
+    const tag = { name: e.tag, dims: n };
+    // { Tag[i..] -> Undef[] }
+    if (isUndef(v)) return IslMap.universe(tupleMapSpace(ctx, tag, { name: 'Undef', dims: 0 })).intersectDomain(e.relation.domain());
+    // { Tag[i..] -> V<k>_S[i..] }: a value of the instance; { Tag[i..] -> C<k>[] }: one from before the SCoP
+    const value = v === undefined || inside
+      ? identityBetween(ctx, tag, `V${v === undefined ? `w${events.indexOf(e)}` : idOf(v)}_${s.name}`)
+      : IslMap.universe(tupleMapSpace(ctx, tag, { name: `C${idOf(v)}`, dims: 0 }));
+    return value.intersectDomain(e.relation.domain());
   };
   const writes = events.filter((e) => e.kind === 'write' && !(e.access.certainty === 'may'));
   const reads = events.filter((e) => e.kind === 'read');
-  const beforeInstance = ctx.unionMap(lexBeforeText(timeDims - 1, 1));
-  const notBeforeInstance = beforeInstance.union(ctx.unionMap(`{ [${dims(timeDims, 'a')}] -> [${dims(timeDims - 1, 'a')}, p] }`));
+  // { [t.., phase] -> [t'.., phase'] : t before t' }, and or else t = t'
+  const timeSpace = pointMapSpace(ctx, timeDims, timeDims);
+  const beforeInstance = lexLessMap(timeSpace, timeDims - 1).toUnionMap();
+  const notBeforeInstance = beforeInstance.union(relationOf(timeSpace, (a, b, pairs) => equalUpTo(pairs, a, b, timeDims - 1)).toUnionMap());
   const reaching = flow(ctx, reads, writes).dependence;
 
   let writeValue = unionOf(ctx, writes.map(opaque));
-  const entry = entryContent(ctx, model, events, (v) => `C${idOf(v)}[]`);
+  const entry = entryContent(ctx, model, events, (v) => `C${idOf(v)}`);
   let readValue = readValues(ctx, reaching, writeValue, reads, entry);
   // Pass-throughs, a few rounds deep (an LCSSA PHI of an LCSSA PHI...): each round is
   // correct on its own (an unresolved write keeps its opaque, unique value).
@@ -191,7 +184,7 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
       }
       const n = w.statement.loops.length;
       // { WriteTag[i..] -> ReadTag[i..] } within one statement instance
-      const same = ctx.unionMap(`{ ${w.tag}[${dims(n)}] -> ${w.passThrough.tag}[${dims(n)}] }`).intersectDomain(w.relation.domain().toUnionSet());
+      const same = identityBetween(ctx, { name: w.tag, dims: n }, w.passThrough.tag).toUnionMap().intersectDomain(w.relation.domain().toUnionSet());
       const resolved = same.applyRange(readValue);
       const complete = resolved.domain().isEqual(w.relation.domain().toUnionSet()) && resolved.isSingleValued();
       next = next.union(complete ? resolved : opaque(w).toUnionMap());
@@ -212,18 +205,18 @@ export function buildKnowledge(ctx: Ctx, model: ScopModel): Knowledge {
  *     writes memory) holds the stored value, when a must access of the SCoP through the same
  *     pointer names that one element in every instance (correlation's `stddev[j] = 0.0` before
  *     the loop that sums into stddev[j]).
- * `valueOf` names a value defined before the SCoP (`C<k>[]`).
+ * `valueOf` names a value defined before the SCoP (the tuple `C<k>[]`).
  */
 function entryContent(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[], valueOf: (v: Value) => string): UnionMap {
   const blocks = new Set(model.scop.blocks);
-  let out = ctx.unionMap('{ }');
+  let out = UnionMap.emptyCtx(ctx);
   for (const a of model.arrays) {
     if (a.kind !== 'phi' || a.value.kind !== 'instruction' || !a.value.parent || !blocks.has(a.value.parent)) continue;
     const phi = a.value;
     const outside = phi.operands.filter((_, k) => !blocks.has(phi.incomingBlocks![k]!));
     const first = outside[0];
     if (first === undefined || isUndef(first) || !outside.every((v) => v === first || valueOf(v) === valueOf(first))) continue;
-    out = out.union(ctx.unionMap(`{ ${a.tupleName}[] -> ${valueOf(first)} }`));
+    out = out.union(IslMap.universe(tupleMapSpace(ctx, { name: a.tupleName, dims: 0 }, { name: valueOf(first), dims: 0 })).toUnionMap());
   }
   const entering = predecessors(model.scop.entry).filter((b) => !blocks.has(b));
   if (entering.length !== 1) return out;
@@ -244,7 +237,7 @@ function entryContent(ctx: Ctx, model: ScopModel, events: readonly AccessEvent[]
   // [params] -> { Element[..] }: one element for all instances
   const element = access.relation.range();
   if (element.isEmpty() || !element.isSubset(element.lexmax())) return out;
-  return out.union(UnionMap.fromDomainAndRange(element.toUnionSet(), ctx.unionSet(`{ ${valueOf(store.operands[0]!)} }`)));
+  return out.union(UnionMap.fromDomainAndRange(element.toUnionSet(), tupleUniverse(ctx, valueOf(store.operands[0]!)).toUnionSet()));
 }
 
 /** Anything but a load, a pure computation or an intrinsic that only hints may write memory. */
@@ -292,7 +285,7 @@ function trimDeadScalarWrites(ctx: Ctx, events: readonly AccessEvent[], reaching
   for (const location of escaping) {
     const own = writes.filter((w) => w.location === location);
     if (own.length === 0) continue;
-    seen = seen.union(flow(ctx, [endRead(ctx, own[0]!, timeDims, ctx.unionSet(`{ ${location}[] }`))], own).dependence.domain());
+    seen = seen.union(flow(ctx, [endRead(ctx, own[0]!, timeDims, tupleUniverse(ctx, location).toUnionSet())], own).dependence.domain());
   }
   for (const w of writes) {
     const domain = w.relation.domain();
@@ -309,15 +302,16 @@ function trimDeadScalarWrites(ctx: Ctx, events: readonly AccessEvent[], reaching
  * the elements apart. `like` (an access of the location) lends the fields the dataflow does not look at.
  */
 export function endRead(ctx: Ctx, like: AccessEvent, timeDims: number, elements: UnionSet): AccessEvent {
-  const o = dims(like.relation.dim(DimType.out), 'o');
+  const m = like.relation.dim(DimType.out);
+  const end = { name: 'End', dims: m };
   return {
     ...like,
     tag: 'End',
     kind: 'read',
     // { End[o..] -> Element[o..] }
-    relation: ctx.map(`{ End[${o}] -> ${like.location}[${o}] }`).intersectRange(elements.extractSet(like.relation.range().getSpace())),
+    relation: identityBetween(ctx, end, like.location).intersectRange(elements.extractSet(like.relation.range().getSpace())),
     // { End[o..] -> [t..] }: after every statement
-    time: ctx.map(`{ End[${o}] -> [${[1_000_000, ...Array(timeDims - 1).fill(0)].join(', ')}] }`),
+    time: MultiAff.multiValOnDomainSpace(tupleUniverse(ctx, 'End', m).getSpace(), ctx.multiVal(pointSpace(ctx, timeDims), [1_000_000, ...Array<number>(timeDims - 1).fill(0)])).asMap(),
     passThrough: undefined,
     removed: false,
     trimmed: false,
@@ -325,7 +319,7 @@ export function endRead(ctx: Ctx, like: AccessEvent, timeDims: number, elements:
 }
 
 export function unionOf(ctx: Ctx, maps: readonly (IslMap | UnionMap)[]): UnionMap {
-  let u = ctx.unionMap('{ }');
+  let u = UnionMap.emptyCtx(ctx);
   for (const m of maps) u = u.union('toUnionMap' in m ? m.toUnionMap() : m);
   return u;
 }
