@@ -23,6 +23,7 @@ interface Results {
       variants: Record<string, {
         status: string; detail?: string; times: number[]; median?: number; speedup?: number; vsPolly?: number; spread?: number[];
         roundsBelow?: number; pSlower?: number; verdict?: string; processMedian?: number;
+        againstPolly?: { roundSpeedups: number[]; verdict?: string };
       }>;
       checkCost?: { scope: string; instructions: number; checkInstructions: number; checkCalls: number; share: number; versioned: boolean } | { error: string };
     }[];
@@ -62,7 +63,10 @@ test('the harness checks, times and reports all five variants, and the check cos
       else expect(res).toMatchObject({ roundSpeedups: [res.speedup], spread: [res.speedup, res.speedup], verdict: 'too-few-rounds' });
     }
   }
-  expect(r.stdout).toContain('slower than clang -O3 beyond noise (sign test, p < 0.05/8 = 0.0063): none (1 round: at least 8 are needed to tell with 8 comparisons)\n');
+  // Eight comparisons with clang -O3 and tscc's and the pipe's with Polly, on each of two programs.
+  expect(r.stdout).toContain('slower than clang -O3 beyond noise (sign test, p < 0.05/12 = 0.0042): none (1 round: at least 8 are needed to tell with 12 comparisons)\n');
+  expect(r.stdout).toContain('slower than Polly beyond noise (same sign test): none (some comparisons had too few rounds to tell)\n');
+  for (const p of programs) expect(p.variants.tscc.againstPolly).toMatchObject({ roundSpeedups: [p.variants.tscc.vsPolly], verdict: 'too-few-rounds' });
   // gemm's kernel is versioned: its check executes, and costs a small share of the kernel's instructions.
   const cost = programs[0].checkCost!;
   expect(cost).toMatchObject({ scope: 'kernel', versioned: true });
@@ -75,9 +79,9 @@ test('the harness checks, times and reports all five variants, and the check cos
   expect(cost.share).toBeGreaterThan(0);
   expect(cost.share).toBeLessThan(0.01);
   const csv = fs.readFileSync(path.join(dir, 'results.csv'), 'utf8');
-  expect(csv.split('\n')[0]).toBe('suite,program,variant,status,median_s,speedup_vs_clang_O3,speedup_vs_polly,runs,detail,check_instructions,check_share,speedup_round_min,speedup_round_max,verdict,p_slower,p_faster,process_median_s,share_of_limit');
+  expect(csv.split('\n')[0]).toBe('suite,program,variant,status,median_s,speedup_vs_clang_O3,speedup_vs_polly,runs,detail,check_instructions,check_share,speedup_round_min,speedup_round_max,verdict,p_slower,p_faster,process_median_s,share_of_limit,vs_polly_round_min,vs_polly_round_max,vs_polly_verdict,vs_polly_p_slower');
   for (const v of VARIANTS) expect(csv).toContain(`kernels,gemm,${v},ok,`);
-  expect(csv).toMatch(/^kernels,gemm,tscc,ok,[^\n]*,\d+,[0-9.]+e[-+]\d+,[0-9.]+,[0-9.]+,too-few-rounds,(?:0\.5000|1\.000),(?:0\.5000|1\.000),[0-9.]*,$/m);
+  expect(csv).toMatch(/^kernels,gemm,tscc,ok,[^\n]*,\d+,[0-9.]+e[-+]\d+,[0-9.]+,[0-9.]+,too-few-rounds,(?:0\.5000|1\.000),(?:0\.5000|1\.000),[0-9.]*,,[0-9.]+,[0-9.]+,too-few-rounds,(?:0\.5000|1\.000)$/m);
   expect(csv).toContain('kernels,geomean,tscc,ok,');
   const svg = fs.readFileSync(path.join(dir, 'chart.svg'), 'utf8');
   expect(svg).toMatch(/^<svg /);
