@@ -5,8 +5,11 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** A digest of the files under `dirs` (paths, sizes, modification times): tsopt's own build. */
-export function treeDigest(dirs: readonly string[]): string {
+/**
+ * A digest of the files under `dirs` (paths, sizes, modification times): tsopt's own build.
+ * `skip(file)`: files no build depends on (the tests' and the bench's own compiled code).
+ */
+export function treeDigest(dirs: readonly string[], skip: (file: string) => boolean = () => false): string {
   const h = crypto.createHash('sha256');
   const walk = (d: string) => {
     let entries: fs.Dirent[];
@@ -19,7 +22,7 @@ export function treeDigest(dirs: readonly string[]): string {
     for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.isFile()) {
+      else if (e.isFile() && !skip(p)) {
         const st = fs.statSync(p);
         h.update(`${p} ${st.size} ${st.mtimeMs}\n`);
       }
@@ -65,4 +68,17 @@ export function recordBuild(exe: string, stamp: string): void {
 /** Forgets `exe`'s stamp (before a build that may fail, so a stale executable is never reused). */
 export function forgetBuild(exe: string): void {
   fs.rmSync(stampFile(exe), { force: true });
+}
+
+/**
+ * The files of tsopt's `dist` (under `dist`) no variant's build runs: the compiled tests and the
+ * bench's own code, but for `pipe-cc.js`, the pipe variant's compiler. A change to the harness or
+ * a test then keeps the builds.
+ */
+export function notInBuilds(dist: string): (file: string) => boolean {
+  return (file) => {
+    const rel = path.relative(dist, file).split(path.sep);
+    if (rel[0] === 'test') return true;
+    return rel[0] === 'bench' && !(rel.length === 2 && rel[1]!.startsWith('pipe-cc.js'));
+  };
 }

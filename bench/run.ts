@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import yargs from 'yargs';
-import { treeDigest } from './build-cache';
+import { notInBuilds, treeDigest } from './build-cache';
 import { hasCallgrind } from './check-cost';
 import { AGAINST_POLLY, BASELINE, LIMIT, POLLY, hasPerfTaskClock, judgeRun, parseVariant, Program, runSuite, standardVariants, threadVariants, SuiteResult, Tolerance, TSCC_JS, Variant } from './harness';
 import { profileVariants } from './profile-variant';
@@ -153,7 +153,8 @@ export function main(argv: readonly string[]): number {
   if (o.onlyVariants) variants = variants.filter((v) => v.name === BASELINE || o.onlyVariants!.has(v.name));
   const work = o.builds ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-bench-'));
   if (o.builds) fs.mkdirSync(o.builds, { recursive: true });
-  const reuseBuilds = o.builds ? treeDigest([path.dirname(TSCC_JS), path.join(path.dirname(TSCC_JS), '..', 'dist')]) : undefined;
+  const dist = path.join(path.dirname(TSCC_JS), '..', 'dist');
+  const reuseBuilds = o.builds ? treeDigest([path.dirname(TSCC_JS), dist], notInBuilds(dist)) : undefined;
   const progress = (line: string) => process.stderr.write(`${line}\n`);
   const loadAtStart = loadReading();
   const notes = [gccGraphiteNote(), `load average ${loadAtStart.map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores at the start`];

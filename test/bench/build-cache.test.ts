@@ -2,9 +2,10 @@
 // toolchain digest); a changed source or toolchain builds again, a failed build leaves nothing
 // to reuse.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildOrReuse, parseVariant, type Program } from '../../bench/harness';
-import { treeDigest } from '../../bench/build-cache';
+import { notInBuilds, treeDigest } from '../../bench/build-cache';
 import { tempDir } from '../support/tools';
 
 const work = tempDir('tsopt-bench-builds-');
@@ -40,3 +41,26 @@ test('a build is reused until its source, flags or toolchain change', () => {
   expect(buildOrReuse(clang, program, ['-DX'], exe, [], digest2)).toBeUndefined();
   expect(buildOrReuse(clang, program, ['-DX'], exe, [], digest2)).toBe('reused');
 }, 120_000);
+
+test("the digest leaves out dist's tests and the bench's own code, not the pipe's compiler", () => {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'tsopt-dist-'));
+  try {
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dist, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dist, rel), text);
+    };
+    for (const f of ['cli/tscc.js', 'bench/harness.js', 'bench/pipe-cc.js', 'test/a.test.js']) write(f, 'one');
+    const digest = () => treeDigest([dist], notInBuilds(dist));
+    const before = digest();
+    write('bench/harness.js', 'two!');
+    write('test/a.test.js', 'two!');
+    expect(digest()).toBe(before);
+    write('bench/pipe-cc.js', 'two!');
+    const pipe = digest();
+    expect(pipe).not.toBe(before);
+    write('cli/tscc.js', 'two!');
+    expect(digest()).not.toBe(pipe);
+  } finally {
+    fs.rmSync(dist, { recursive: true, force: true });
+  }
+});

@@ -207,7 +207,7 @@ test('stopping early (--min-repeat): the verdict after n of N rounds is the one 
   expect(verdictWithRemaining({ roundsBelow: 12, roundsAbove: 0 }, rule, 0)).toBe('slower');
 });
 
-test('programSettled: a program stops once tscc against clang and against Polly are decided, not before', () => {
+test('programSettled: a program stops once tscc against clang and against Polly are decided, not before, and does not wait for Polly\'s own', () => {
   const rule = signTestRule(120);
   const ok = (times: number[]): VariantResult => ({ status: 'ok', times });
   // tscc faster than both in all three rounds; Polly slower than clang in one: settled.
@@ -218,6 +218,10 @@ test('programSettled: a program stops once tscc against clang and against Polly 
   expect(programSettled({ clang: ok([1, 1, 1]), polly: ok([0.5, 0.5, 0.5]), tscc: ok([0.6, 0.6, 0.6]) }, rule, 9)).toBe(false);
   // ... and settled once one round puts tscc ahead of Polly.
   expect(programSettled({ clang: ok([1, 1, 1, 1]), polly: ok([0.5, 0.5, 0.5, 0.7]), tscc: ok([0.6, 0.6, 0.6, 0.6]) }, rule, 8)).toBe(true);
+  // Polly slower than clang in every round: its own verdict is not waited for where tscc's is decided.
+  expect(programSettled({ clang: ok([1, 1, 1]), polly: ok([30, 30, 30]), tscc: ok([0.5, 0.6, 0.5]) }, rule, 9)).toBe(true);
+  // ... but without a tsopt variant in the run, every variant's is.
+  expect(programSettled({ clang: ok([1, 1, 1]), polly: ok([30, 30, 30]) }, rule, 9)).toBe(false);
   // The limit is a reference, not a comparison: OpenBLAS far ahead does not hold the program.
   expect(programSettled({ clang: ok([1, 1, 1]), tscc: ok([0.5, 0.6, 0.5]), limit: ok([0.1, 0.1, 0.1]) }, rule, 9)).toBe(true);
 });
