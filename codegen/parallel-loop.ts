@@ -83,18 +83,75 @@ const fewIterations = 8;
  * The `for` nodes of `ast` to run in parallel: in `parallel`, of a shape whose trip count is
  * known before the loop, none inside another; the outermost such loop unless it runs once (a
  * team for one iteration is all cost), or fewer than `fewIterations` times and has another inside.
+ * With `work`, a loop whose every run has a constant amount of work (`constantRunWork`) below
+ * what the run-time test asks of two threads is left out too, with the reason in `work.small`:
+ * it would always run serially, through its outlined function and the runtime's queries at every
+ * run (PolyBench trmm's column loop inside its (i, k) loops at LARGE: 1,200 instances a run,
+ * 500,500 runs, 39% more instructions on one thread than without -fopenmp).
  */
-export function parallelCandidates(ast: AstNodeTree, parallel: ReadonlySet<AstNodeTree>): Set<ForNode> {
+export function parallelCandidates(
+  ast: AstNodeTree, parallel: ReadonlySet<AstNodeTree>,
+  work?: { extents: ReadonlyMap<string, readonly AstExprTree[]>; minWork: number; small: Map<ForNode, string> },
+): Set<ForNode> {
   const out = new Set<ForNode>();
   const threadable = (n: AstNodeTree): boolean => n.kind === 'for' && parallel.has(n) && parallelBound(n) !== undefined;
-  visitLoops(ast, (n) => {
+  visitLoopsIn(ast, [], (n, enclosing) => {
     if (!threadable(n)) return true;
     const trips = constantTrips(n);
     if (trips !== undefined && (trips < 2 || (trips < fewIterations && someLoop(n.body, threadable)))) return true;
+    const constant = work ? constantRunWork(n, enclosing, work.extents) : undefined;
+    if (work && constant !== undefined && constant < 2 * work.minWork) {
+      work.small.set(n, `${constant} statement instances a run, below --parallel-min-work on two threads (${2 * work.minWork})`);
+      return true;
+    }
     out.add(n);
     return false;
   });
   return out;
+}
+
+/** `visitLoops` with each loop's enclosing loops, outermost first. */
+function visitLoopsIn(node: AstNodeTree, enclosing: readonly ForNode[], f: (loop: ForNode, enclosing: readonly ForNode[]) => boolean): void {
+  visitLoops(node, (l) => {
+    if (f(l, enclosing)) visitLoopsIn(l.body, [...enclosing, l], f);
+    return false;
+  });
+}
+
+/**
+ * Per statement under `node`, the extents whose product bounds its instances in one run of
+ * `node`: those of its dimensions that vary within that run, i.e. whose subscript uses the
+ * iterator of `node` or of a loop inside it (a point loop's: its extent then bounds a tile's from
+ * above), or no loop's around it. Leaving out every subscript that uses an outer iterator
+ * counted a few thousand instances for BLIS's jr loop (i = ic + ir, k = kc + pr), which then ran
+ * serially.
+ */
+function runExtents(node: ForNode, enclosing: readonly ForNode[], extents: ReadonlyMap<string, readonly AstExprTree[]>): AstExprTree[][] {
+  const outer = new Set(enclosing.map(iteratorOf));
+  const inner = new Set<string>();
+  visitLoops(node, (l) => {
+    inner.add(iteratorOf(l));
+    return true;
+  });
+  return statementCalls(node.body).map((call) => call.args.flatMap((arg, k) => {
+    if (mentionsAny(arg, outer) && !mentionsAny(arg, inner)) return [];
+    const extent = extents.get(call.name)?.[k];
+    return extent ? [extent] : [];
+  }));
+}
+
+/** The work of one run of `node` (as the run-time test counts it) when every extent it counts is a constant. */
+function constantRunWork(node: ForNode, enclosing: readonly ForNode[], extents: ReadonlyMap<string, readonly AstExprTree[]>): number | undefined {
+  let sum = 0;
+  for (const counted of runExtents(node, enclosing, extents)) {
+    let product = 1;
+    for (const e of counted) {
+      if (e.kind !== 'int') return undefined;
+      product *= Math.max(0, Number(e.value));
+    }
+    sum += product;
+  }
+  return sum;
 }
 
 /** The iterations of `n` when its bounds and step are integer constants. */
@@ -161,31 +218,18 @@ export function parallelCodegen(
     return {
       dynamic,
       serial(b, n, enclosing) {
-        // The work of one run of `node`: per statement under it, the product of the extents of
-        // its dimensions that vary within that run, summed; in double, which cannot overflow. A
-        // dimension varies when its subscript uses the iterator of `node` or of a loop inside it
-        // (a point loop's: its extent then bounds a tile's from above), or no loop's around it.
-        // Leaving out every subscript that uses an outer iterator counted a few thousand
-        // instances for BLIS's jr loop (i = ic + ir, k = kc + pr), which then ran serially.
-        const outer = new Set(enclosing.map(iteratorOf));
-        const inner = new Set<string>();
-        visitLoops(node, (l) => {
-          inner.add(iteratorOf(l));
-          return true;
-        });
+        // The work of one run of `node` (`runExtents`): per statement under it, the product of
+        // the extents that vary within that run, summed; in double, which cannot overflow.
         const e64 = new AstExprEmitter(b, 64, param64);
         const d = doubleTy;
         let runWork: Value | undefined;
-        for (const call of statementCalls(node.body)) {
+        for (const counted of runExtents(node, enclosing, extents)) {
           let product: Value = b.cast('sitofp', constInt(i64, 1), d);
-          call.args.forEach((arg, k) => {
-            if (mentionsAny(arg, outer) && !mentionsAny(arg, inner)) return;
-            const extent = extents.get(call.name)?.[k];
-            if (!extent) return;
+          for (const extent of counted) {
             const v = e64.value(extent);
             const positive = b.select(b.icmp('sgt', v, constInt(i64, 0)), v, constInt(i64, 0));
             product = b.binary('fmul', product, b.cast('sitofp', positive, d));
-          });
+          }
           runWork = runWork ? b.binary('fadd', runWork, product) : product;
         }
         // No iteration at all: no work (a box of empty extents may still count one).

@@ -331,7 +331,10 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     // Outermost loops that carry nothing once arrays each iteration writes first are private (codegen/privatize.ts).
     const privatizable = o.parallel && o.privatize === true ? privatizedLoops(ast, model, threadable) : new Map();
     const privateArrays = new Map([...privatizable].flatMap(([n, p]) => ('arrays' in p ? [[n, p.arrays] as const] : [])));
-    const candidates = o.parallel ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()])) : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
+    const small = new Map<Extract<AstNodeTree, { kind: 'for' }>, string>();
+    const candidates = o.parallel
+      ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()]), { extents, minWork: o.parallelMinWork, small })
+      : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
     const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays, o.dynamic ?? true);
     const gen = new AstToIr(fb, {
       parallel: par.hook,
@@ -385,8 +388,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
     // Once the fast path is complete: what reads its scalar slots after a parallel loop is known.
     const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}), ...(r.share ? { share: r.share } : {}), ...(r.privatized ? { privatized: r.privatized } : {}) }));
+    for (const [n, why] of small) omp.push({ loop: astLoopLabel(n, model), why });
     for (const [n, p] of privatizable) if ('why' in p) omp.push({ loop: astLoopLabel(n, model), why: `not parallel with private arrays either: ${p.why}` });
-    if (o.parallel && candidates.size === 0) {
+    if (o.parallel && candidates.size === 0 && small.size === 0) {
       omp.push({ loop: '(none)', why: parallel.size === 0 ? 'every loop of the fast path carries a dependence' : 'no loop without a dependence has bounds known before it runs' });
     }
     // Wire: pred → check → (fast | original).
