@@ -189,7 +189,7 @@ async function compileSource(
     // The client (and node:net, node:crypto) is loaded only here: most of tscc's runs (loop-free
     // files, links, configure's probes) never speak to the server.
     // eslint-disable-next-line @typescript-eslint/no-var-requires
-    const runOnServer = (): ReturnType<typeof import('./tsopt-client').runOnServer> => (require('./tsopt-client') as typeof import('./tsopt-client')).runOnServer(args);
+    const runOnServer = (): ReturnType<typeof import('./tsopt-client').runOnServer> => (require('./tsopt-client') as typeof import('./tsopt-client')).runOnServer(args, process.env, source.path);
     const served = env.server && env.tsoptFlags.length === 0 ? await env.clock.timeAsync('tsopt on the server (client side)', runOnServer) : undefined;
     const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, env: nodeChildEnv() }));
     if ('error' in opt && opt.error) return fail(opt.error.message);
