@@ -183,7 +183,7 @@ async function compileSource(
   } else {
     const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
     // Without TSOPT_FLAGS tsopt says whether it left anything of its own (cli/outcome.ts).
-    const outcome = scan ? [`--outcome=${outcomeFile}`] : [];
+    const outcome = scan ? [`--outcome=${outcomeFile}`, '--skip-unchanged-output'] : [];
     const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...outcome, ...timing];
     // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
     // The client (and node:net, node:crypto) is loaded only here: most of tscc's runs (loop-free
