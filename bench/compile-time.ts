@@ -5,11 +5,15 @@
 // through `/usr/bin/time -a`) and, for tscc, per stage (TSCC_TIME_STAGES: tscc's start, front
 // end, loop scan, tsopt's own stages and passes, post pipeline, back end). `tscc` is tscc with
 // TSCC_SERVER=0 (a tsopt process per file); `tscc-server` is tscc as it runs by default, with its
-// compile server, each build with a server of its own whose CPU is added to the build's (its
-// per-file figures are the client's side only).
+// compile server, each build with a server of its own whose CPU is added to the build's (per
+// file: the client's compile plus the server's CPU on its request, from the server's request log;
+// the server's start and idle time a row of their own). PolyBench's kernels are each a build of
+// their own (a fresh server per kernel), or with `--polybench-one-build` one `make -j1` over all of
+// them, as a project's files are (one server for the build: bench/compile-time-one-build.ts).
 //
 //   node dist/bench/compile-time.js [--projects bzip2,lua,zlib] [--polybench DIR] [--kernels a,b]
-//     [--dataset LARGE] [--rounds 3] [--jobs 1] [--compilers clang,polly,tscc] [--per-file 10] [--out FILE]
+//     [--polybench-one-build] [--dataset LARGE] [--rounds 3] [--jobs 1] [--compilers clang,polly,tscc]
+//     [--per-file 10] [--out FILE]
 //
 // Figures are medians over the rounds; the load average is printed with them (the machine is shared).
 import { spawnSync } from 'node:child_process';
@@ -19,6 +23,7 @@ import * as path from 'node:path';
 import yargs from 'yargs';
 import type { SourceStages } from '../cli/tscc-stages';
 import { stopServer } from '../cli/tsopt-client';
+import { chargeServer, polybenchFlags, polybenchList, polybenchMakefile, printOneBuild } from './compile-time-one-build';
 import { debianSourceTree, LUA_MAKEFILE, NO_LOOPS_C } from './compile-time-sources';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -89,16 +94,21 @@ function projectTargets(names: readonly string[]): Target[] {
   });
 }
 
+function polybenchKernels(dir: string, only: Set<string> | undefined): string[] {
+  return polybenchList(dir).filter((rel) => !only || only.has(path.basename(rel, '.c')));
+}
+
 function polybenchTargets(dir: string, dataset: string, only: Set<string> | undefined): Target[] {
-  const list = fs.readFileSync(path.join(dir, 'utilities', 'benchmark_list'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  const utilities = path.join(dir, 'utilities');
-  return list
-    .filter((rel) => !only || only.has(path.basename(rel, '.c')))
-    .map((rel) => {
-      const src = path.join(dir, rel);
-      const flags = `-O3 -march=native -I${utilities} -I${path.dirname(src)} -D${dataset}_DATASET -DPOLYBENCH_TIME`;
-      return { name: path.basename(rel, '.c'), prepare: () => undefined, commands: (cc: string) => [`${cc} ${flags} -c ${src} -o kernel.o`] };
-    });
+  return polybenchKernels(dir, only).map((rel) => {
+    const src = path.join(dir, rel);
+    return { name: path.basename(rel, '.c'), prepare: () => undefined, commands: (cc: string) => [`${cc} ${polybenchFlags(dir, src, dataset)} -c ${src} -o kernel.o`] };
+  });
+}
+
+/** All the kernels as one build, `make -j1` over a Makefile of their objects. */
+function polybenchOneBuild(dir: string, dataset: string, only: Set<string> | undefined): Target {
+  const makefile = polybenchMakefile(dir, dataset, polybenchKernels(dir, only));
+  return { name: 'polybench', prepare: (work) => fs.writeFileSync(path.join(work, 'Makefile'), makefile), commands: (cc) => [`make -j1 CC='${cc}' all`] };
 }
 
 /** A shell script that runs the compiler under `/usr/bin/time`, appending `user sys|command` to `log`. */
@@ -146,7 +156,8 @@ function build(target: Target, compiler: Compiler, jobs: number): Build {
     const script = target.commands(cc, jobs).join(' && ');
     // A server of this build's own, started by its first compile: its CPU (the pool's members
     // and the LLVM tools they ran) is not the build's children's, so it is added from its file.
-    const serverEnv = { TSCC_SERVER: '1', TSCC_SERVER_DIR: path.join(dir, 'server'), TSOPT_SERVER_IDLE_SECONDS: '600' };
+    const requestLog = path.join(dir, 'requests.jsonl');
+    const serverEnv = { TSCC_SERVER: '1', TSCC_SERVER_DIR: path.join(dir, 'server'), TSOPT_SERVER_IDLE_SECONDS: '600', TSOPT_SERVER_REQUEST_LOG: requestLog };
     const env = { ...process.env, TSCC_TIME_STAGES: stageFile, ...(compiler.server ? serverEnv : { TSCC_SERVER: '0' }) };
     const r = spawnSync('/usr/bin/time', ['-f', '%U %S', 'sh', '-c', `${script} >/dev/null 2>&1`], { cwd: work, encoding: 'utf8', env });
     const last = (r.stderr ?? '').trim().split('\n').at(-1) ?? '';
@@ -157,7 +168,8 @@ function build(target: Target, compiler: Compiler, jobs: number): Build {
       serverS = fs.existsSync(cpuFile) ? Number(fs.readFileSync(cpuFile, 'utf8')) / 1000 : 0;
       stopServer(env);
     }
-    return { totalS: (user ?? NaN) + (sys ?? NaN) + serverS, files: filesOf(log), stages: stagesOf(stageFile), ok: r.status === 0 };
+    const files = compiler.server ? chargeServer(filesOf(log), requestLog, serverS) : filesOf(log);
+    return { totalS: (user ?? NaN) + (sys ?? NaN) + serverS, files, stages: stagesOf(stageFile), ok: r.status === 0 };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -250,6 +262,7 @@ function main(): void {
     .option('projects', { type: 'string', default: 'bzip2,lua,zlib,no-loops.c', describe: 'whole builds to measure (bzip2, lua, zlib, no-loops.c), or none' })
     .option('polybench', { type: 'string', describe: 'a PolyBench/C 4.2.1 checkout: compile each kernel with -c' })
     .option('kernels', { type: 'string', describe: 'only these PolyBench kernels' })
+    .option('polybench-one-build', { type: 'boolean', default: false, describe: 'the kernels as one make -j1 build (one compile server), not a build each' })
     .option('dataset', { type: 'string', default: 'LARGE' })
     .option('rounds', { type: 'number', default: 3 })
     .option('jobs', { type: 'number', default: 1, describe: 'make -jN' })
@@ -270,12 +283,19 @@ function main(): void {
     printResults(`whole builds (make -j${argv.jobs})`, results, compilers, argv['per-file']);
     out.projects = results;
   }
-  if (argv.polybench) {
+  if (argv.polybench && argv['polybench-one-build']) {
+    const only = argv.kernels ? new Set(argv.kernels.split(',')) : undefined;
+    const [result] = measure([polybenchOneBuild(argv.polybench, argv.dataset, only)], compilers, argv.rounds, 1);
+    printResults(`PolyBench/C ${argv.dataset} as one build, -O3 -march=native -c`, [result!], compilers, 0);
+    printOneBuild(result!.files, result!.totals, compilers.map((c) => c.name));
+    out.polybenchOneBuild = result;
+  } else if (argv.polybench) {
     const only = argv.kernels ? new Set(argv.kernels.split(',')) : undefined;
     const results = measure(polybenchTargets(argv.polybench, argv.dataset, only), compilers, argv.rounds, 1);
     printResults(`PolyBench/C ${argv.dataset}, -O3 -march=native -c`, results, compilers, 0);
-    const over = results.map((r) => ({ name: r.name, over: (r.totals.tscc ?? NaN) - (r.totals.clang ?? NaN) })).sort((a, b) => b.over - a.over);
-    if (over.length > 0) console.log(`\nmost tscc CPU over clang's: ${over.slice(0, 5).map((o) => `${o.name} +${fmt(o.over)} s`).join(', ')}`);
+    const tsccName = compilers.find((c) => c.name.startsWith('tscc'))?.name ?? 'tscc';
+    const over = results.map((r) => ({ name: r.name, over: (r.totals[tsccName] ?? NaN) - (r.totals.clang ?? NaN) })).sort((a, b) => b.over - a.over);
+    if (over.length > 0) console.log(`\nmost ${tsccName} CPU over clang's: ${over.slice(0, 5).map((o) => `${o.name} +${fmt(o.over)} s`).join(', ')}`);
     out.polybench = results;
   }
   console.log(`\nload average at the end ${load()}`);

@@ -35,6 +35,8 @@ export interface RunOptions {
   readonly report: { file: string; format: ReportFormat } | undefined;
   /** Write `changed` or `unchanged` there (cli/outcome.ts; --outcome). */
   readonly outcome?: string;
+  /** With `outcome`, an `unchanged` run writes no output and skips what only makes it (--skip-unchanged-output). */
+  readonly skipUnchangedOutput?: boolean;
   readonly passOptions: ReadonlyMap<string, string>;
   readonly printStats: boolean;
   /** The input is LLVM's own text (tscc's front end wrote it): no opt-14 run to read it (--input-as-printed). */
@@ -175,6 +177,10 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const state = stage(`${s.name}: before opt`, () => s.before(held.module!, stageCtx));
       return state === undefined ? [] : [{ stage: s, state }];
     });
+    // tscc's default run: an `unchanged` outcome makes it compile the source with clang-14 itself,
+    // so nothing that only makes the output is done (a report, or output on stdout, keeps it).
+    const skippable = opts.skipUnchangedOutput === true && opts.outcome !== undefined && opts.output !== STDIO && !opts.report && opts.postPipeline !== undefined;
+    const skipAll = skippable && stages.length === 0 && runOutcome(pipeline, inlinedAccessors, false) === 'unchanged';
     // A module no pass changed goes to opt as it was read, neither printed nor encoded: tsopt's
     // output is the same either way (as with tscc's loop-free short way, cli/tscc-fast-path.ts).
     const asRead = opts.postPipeline !== undefined && stages.length === 0 && pipeline.timings.every((t) => t.preserved === 'all') ? input.bytes : undefined;
@@ -182,16 +188,19 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     // The analyses (which reach the module through their functions) and then the model are let go
     // once printed, and the printed text once handed on: opt's output may be parsed into a second model below.
     am.clear();
-    const printed: { text?: string } = { text: asRead ? undefined : stage('printed', () => printModule(held.module!)) };
+    const printed: { text?: string } = { text: asRead || skipAll ? undefined : stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
     const encode = (format: OutputFormat) => stage('verified and encoded', () => writeOutput(printed.text!, format, name));
-    let out: Buffer;
+    // undefined: no output written (`skippable`, the outcome `unchanged`)
+    let out: Buffer | undefined;
     let postMs: number | undefined;
     const optRemarks: OptRemark[] = [];
     let fastPaths: ReadonlyMap<string, FastPathVectorization> | undefined;
     if (opts.postPipeline === undefined) {
       out = encode(opts.format);
       printed.text = undefined;
+    } else if (skipAll) {
+      out = undefined;
     } else {
       // tsopt's printed text goes to opt as it is: opt parses and verifies it (ir/gateway.ts), so
       // it is not encoded first.
@@ -202,22 +211,28 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
       // With stages to run, opt writes text: its output is read back and decided on.
       const postFormat = stages.length > 0 ? 'll' : opts.format;
-      out = stage('post pipeline (opt-14)', () => runOptPipeline(optInput.text!, opts.postPipeline as string, postFormat, remarks, optTarget));
+      const optOutput = stage('post pipeline (opt-14)', () => runOptPipeline(optInput.text!, opts.postPipeline as string, postFormat, remarks, optTarget));
+      out = optOutput;
       optInput.text = undefined;
       if ((opts.report && versioned) || stages.length > 0) {
         // Which fast paths opt vectorized, from the markers in its output (passes/vectorized.ts).
         const optOut: { module?: Module } = {};
-        optOut.module = stage('post pipeline output parsed', () => parseModule(postFormat === 'll' ? out.toString('utf8') : readInput(out, name), name));
+        optOut.module = stage('post pipeline output parsed', () => parseModule(postFormat === 'll' ? optOutput.toString('utf8') : readInput(optOutput, name), name));
         const vectorized = stage('vectorized fast paths', () => fastPathVectorization(optOut.module!));
         if (opts.report) fastPaths = vectorized;
         if (stages.length > 0) {
           const cleanups = stages.filter(({ stage: s, state }) => stage(`${s.name}: decided`, () => s.after(optOut.module!, state, stageCtx, vectorized))).map(({ stage: s }) => s);
-          printed.text = stage('decided module printed', () => printModule(optOut.module!));
+          // Every fast path dropped and nothing else of the passes left: no output to make.
+          const skipDecided = skippable && runOutcome(pipeline, inlinedAccessors, true) === 'unchanged';
+          const decided = skipDecided ? undefined : stage('decided module printed', () => printModule(optOut.module!));
           optOut.module = undefined;
-          if (cleanups.length === 0) out = encode(opts.format);
-          else {
+          if (decided === undefined) out = undefined;
+          else if (cleanups.length === 0) {
+            printed.text = decided;
+            out = encode(opts.format);
+          } else {
             // The first clean-up reads the printed text itself: opt verifies it (ir/gateway.ts).
-            let cleanupInput: Buffer | string = printed.text;
+            let cleanupInput: Buffer | string = decided;
             cleanups.forEach((s, k) => {
               out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(cleanupInput, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc', undefined, optTarget));
               cleanupInput = out;
@@ -240,16 +255,16 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     stage('wrote output', () => {
       try {
         if (reportText !== undefined && opts.report?.file !== STDIO) files.push(prepareFile((opts.report as { file: string }).file, reportText));
-        if (opts.output !== STDIO) files.push(prepareFile(opts.output, out));
+        if (opts.output !== STDIO && out !== undefined) files.push(prepareFile(opts.output, out));
         if (opts.outcome !== undefined) files.push(prepareFile(opts.outcome, `${runOutcome(pipeline, inlinedAccessors, stages.length > 0)}\n`));
       } catch (e) {
         for (const f of files) f.abort();
         throw e;
       }
       for (const f of files) f.commit();
-      if (opts.output === STDIO) io.writeStdout(out);
+      if (opts.output === STDIO && out !== undefined) io.writeStdout(out);
       if (reportText !== undefined && opts.report?.file === STDIO) io.writeStderr(reportText);
-    }, () => ({ bytes: out.length }));
+    }, () => ({ bytes: out?.length ?? 0 }));
     if (opts.printStats) {
       for (const [stat, n] of pipeline.stats) io.writeStderr(`tsopt: stat: ${stat} = ${n}\n`);
     }

@@ -183,13 +183,13 @@ async function compileSource(
   } else {
     const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
     // Without TSOPT_FLAGS tsopt says whether it left anything of its own (cli/outcome.ts).
-    const outcome = scan ? [`--outcome=${outcomeFile}`] : [];
+    const outcome = scan ? [`--outcome=${outcomeFile}`, '--skip-unchanged-output'] : [];
     const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...outcome, ...timing];
     // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
     // The client (and node:net, node:crypto) is loaded only here: most of tscc's runs (loop-free
     // files, links, configure's probes) never speak to the server.
     // eslint-disable-next-line @typescript-eslint/no-var-requires
-    const runOnServer = (): ReturnType<typeof import('./tsopt-client').runOnServer> => (require('./tsopt-client') as typeof import('./tsopt-client')).runOnServer(args);
+    const runOnServer = (): ReturnType<typeof import('./tsopt-client').runOnServer> => (require('./tsopt-client') as typeof import('./tsopt-client')).runOnServer(args, process.env, source.path);
     const served = env.server && env.tsoptFlags.length === 0 ? await env.clock.timeAsync('tsopt on the server (client side)', runOnServer) : undefined;
     const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, env: nodeChildEnv() }));
     if ('error' in opt && opt.error) return fail(opt.error.message);

@@ -74,16 +74,17 @@ async function talkOnceListening(socket: string, request: ServerRequest, waitMs:
  * A tsopt internal error (status 2) is also left to a run of tsopt's own, so that a problem of
  * the server's long-lived state can never become the build's.
  */
-export async function runOnServer(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number; stderr: string } | undefined> {
+export async function runOnServer(args: readonly string[], env: NodeJS.ProcessEnv = process.env, source?: string): Promise<{ status: number; stderr: string } | undefined> {
   const paths = serverPaths(env);
   if (!ensurePrivateDir(paths.dir)) return undefined;
-  let { reply, error } = fs.existsSync(paths.socket) ? await talk(paths.socket, { args }) : { error: 'ENOENT' };
+  const request: ServerRequest = { args, source };
+  let { reply, error } = fs.existsSync(paths.socket) ? await talk(paths.socket, request) : { error: 'ENOENT' };
   if (reply === undefined && (error === 'ENOENT' || error === 'ECONNREFUSED')) {
     startServer(env);
     // The server loads tsopt once for the build; waiting for it to listen costs less than
     // loading tsopt here as well (about 0.6 s of CPU per build). No answer in time: tscc runs
     // tsopt itself.
-    ({ reply, error } = await talkOnceListening(paths.socket, { args }, SERVER_START_WAIT_MS));
+    ({ reply, error } = await talkOnceListening(paths.socket, request, SERVER_START_WAIT_MS));
   }
   if (reply === undefined) return undefined;
   if (reply.serverError !== undefined || reply.status === 2) return undefined;

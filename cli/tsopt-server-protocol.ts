@@ -16,8 +16,22 @@ export interface ServerPaths {
   readonly cpu: string;
 }
 
-/** The request: tsopt's arguments (input and output files absolute). SIGTERM stops the server. */
-export type ServerRequest = { readonly args: readonly string[] };
+/**
+ * The request: tsopt's arguments (input and output files absolute), and the source tscc compiles
+ * (for the server's request log only). SIGTERM stops the server.
+ */
+export type ServerRequest = { readonly args: readonly string[]; readonly source?: string };
+
+/**
+ * One line of the request log (TSOPT_SERVER_REQUEST_LOG=FILE in the environment the server
+ * starts with): the CPU milliseconds the pool process spent on one request, the LLVM tools it ran
+ * included. The server's own CPU and its processes' start and idle time are in no request.
+ */
+export interface RequestRecord {
+  readonly source: string;
+  readonly cpuMs: number;
+  readonly status: number;
+}
 
 /** The answer: tsopt's exit status and stderr; `serverError` when the server, not tsopt, failed. */
 export interface ServerReply {

@@ -19,9 +19,12 @@ export interface WorkerReply {
   readonly stderr: string;
   /** This process's CPU so far, the LLVM tools it ran included (the server's accounting). */
   readonly cpuMs: number;
+  /** Of which this request's. */
+  readonly requestCpuMs: number;
 }
 
 process.on('message', (req: WorkerRequest) => {
+  const before = cpuMsNow();
   let stderr = '';
   const io = {
     readStdin: (): Buffer => {
@@ -36,7 +39,8 @@ process.on('message', (req: WorkerRequest) => {
     stdoutIsTerminal: false,
   };
   const status = main([...req.args], io);
-  const reply: WorkerReply = { id: req.id, status, stderr, cpuMs: cpuMsNow() };
+  const cpuMs = cpuMsNow();
+  const reply: WorkerReply = { id: req.id, status, stderr, cpuMs, requestCpuMs: cpuMs - before };
   process.send?.(reply);
 });
 // The server gone (its IPC channel closed): nothing is left to do.

@@ -5,18 +5,21 @@
 // (cli/tsopt-server-worker.ts), and exits when idle.
 // Anything wrong on the server's side makes tscc run tsopt itself (cli/tsopt-client.ts).
 //
-//   node dist/cli/tsopt-server.js   (TSCC_SERVER_DIR, TSOPT_SERVER_IDLE_SECONDS, TSOPT_SERVER_PROCESSES)
+//   node dist/cli/tsopt-server.js   (TSCC_SERVER_DIR, TSOPT_SERVER_IDLE_SECONDS, TSOPT_SERVER_PROCESSES,
+//     TSOPT_SERVER_REQUEST_LOG)
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpuMsNow } from './cpu-clock';
-import { ensurePrivateDir, serverPaths, type ServerPaths, type ServerReply, type ServerRequest } from './tsopt-server-protocol';
+import { ensurePrivateDir, serverPaths, type RequestRecord, type ServerPaths, type ServerReply, type ServerRequest } from './tsopt-server-protocol';
 import type { WorkerReply, WorkerRequest } from './tsopt-server-worker';
 
 const IDLE_MS = Number(process.env.TSOPT_SERVER_IDLE_SECONDS ?? 120) * 1000;
 const PROCESSES = Math.max(1, Number(process.env.TSOPT_SERVER_PROCESSES) || os.cpus().length);
+/** Where each request's CPU is appended (bench/compile-time.ts charges it to the source's compile). */
+const REQUEST_LOG = process.env.TSOPT_SERVER_REQUEST_LOG || undefined;
 
 function alive(pid: number): boolean {
   try {
@@ -46,6 +49,7 @@ function lock(paths: ServerPaths): boolean {
 
 interface Job {
   readonly args: readonly string[];
+  readonly source?: string;
   readonly reply: (r: ServerReply) => void;
 }
 
@@ -81,6 +85,11 @@ class Pool {
     const w = fork(path.join(__dirname, 'tsopt-server-worker.js'), [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     w.on('message', (r: WorkerReply) => {
       this.memberCpuMs.set(w, r.cpuMs);
+      const job = this.busy.get(w);
+      if (REQUEST_LOG !== undefined && job !== undefined) {
+        const record: RequestRecord = { source: job.source ?? '', cpuMs: Math.round(r.requestCpuMs * 10) / 10, status: r.status };
+        fs.appendFileSync(REQUEST_LOG, `${JSON.stringify(record)}\n`);
+      }
       this.settle(w, { status: r.status, stderr: r.stderr }, true);
     });
     // A dead member (a crash, memory, a kill) fails its request over to tscc and is replaced.
@@ -102,9 +111,11 @@ class Pool {
       this.memberCpuMs.delete(w);
       w.kill();
     }
+    // The server's CPU file is written before the reply: a build that ends with this compile
+    // finds it up to date (bench/compile-time.ts reads it then).
+    this.onSettled();
     job?.reply(reply);
     this.dispatch();
-    this.onSettled();
   }
 
   private dispatch(): void {
@@ -166,7 +177,7 @@ function serve(paths: ServerPaths): void {
         socket.end(`${JSON.stringify({ status: 1, stderr: '', serverError: 'bad request' })}\n`);
         return;
       }
-      pool.submit({ args: req.args, reply: (r) => socket.end(`${JSON.stringify(r)}\n`) });
+      pool.submit({ args: req.args, source: req.source, reply: (r) => socket.end(`${JSON.stringify(r)}\n`) });
       rearm();
     });
   });

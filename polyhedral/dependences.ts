@@ -107,6 +107,9 @@ export function computeDependences(ctx: Ctx, input: DependenceInput): Dependence
       if (parallelLoops.includes(loop)) return false;
       // The scalars' flow is exact already (the relation `carried` reads as RAW (scalar)).
       if (via === undefined && carries(ctx, input, loop, scalarFlow)) return true;
+      // An element one statement alone in the loop reads and writes in every iteration of it
+      // (a sum kept in memory): a RAW (array) pair the exact dataflow has too (issue 16).
+      if (rereadAcrossIterations(ctx, input, loop)) return true;
       const kinds = exactly().carried.get(loop) ?? [];
       return kinds.some((k) => k.startsWith(via === 'array' ? 'RAW (array)' : 'RAW'));
     },
@@ -195,6 +198,45 @@ function conflictsOf(accesses: AccessUnion): UnionMap {
  */
 export function accessConflicts(statements: readonly ScopStatementModel[], like: UnionMap, scalar: boolean): UnionMap {
   return conflictsOf(collect(statements, like, scalar));
+}
+
+/**
+ * True when `loop` holds one statement S (in it or in loops inside it) that reads, through an
+ * access equal to one of its must-writes W, the element W writes, and W's element depends only on
+ * the loops around `loop`; and some iteration of those loops (where the model is exact) runs S in
+ * two iterations of `loop`. Then the exact dataflow's RAW (array) has a pair `loop` carries:
+ * take an instance x2 of S first in its iteration of `loop`, with an earlier one in the same
+ * iterations of the loops around; the instance x1 of S just before x2 is in an earlier iteration
+ * of `loop` (nothing but S runs in it), writes the element x2 reads (W's element is the same for
+ * both), and nothing runs between them: x1 is x2's last source. A sufficient test only (false
+ * says nothing), without the dataflow: nussinov's and -O3's unpromoted sums, `C[i][j] +=` in k.
+ */
+function rereadAcrossIterations(ctx: Ctx, input: DependenceInput, loop: ScopLoop): boolean {
+  const inside = input.statements.filter((st) => st.loops.includes(loop));
+  if (inside.length !== 1) return false;
+  const s = inside[0]!;
+  const d = loop.depth - 1;
+  type Access = ScopStatementModel['accesses'][number];
+  // A store and a load of one pointer value: isl is asked only about such pairs (the relations
+  // are then compared all the same).
+  const pointer = (a: Access) => (a.array.kind !== 'array' || a.instruction === undefined ? undefined : a.instruction.operands[a.kind === 'read' ? 0 : 1]);
+  const reads = s.accesses.filter((a) => a.kind === 'read' && pointer(a) !== undefined);
+  const rereadOf = (w: Access) => reads.filter((r) => r.array === w.array && pointer(r) === pointer(w));
+  const writes = s.accesses.filter((a) => a.kind === 'write' && a.certainty === 'must' && pointer(a) !== undefined && rereadOf(a).length > 0 && !wrapsAround(a.relation));
+  if (writes.length === 0) return false;
+  return ctx.scope(() => {
+    // { S[i..] -> S[j..] : same iterations of the loops around, different ones of `loop` }, both in S's domain
+    const pairs = carriedPairs(ctx, { name: s.name, dims: s.loops.length }, { name: s.name, dims: s.loops.length }, d).intersectDomain(s.domain).intersectRange(s.domain);
+    if (pairs.intersectParams(input.assumedContext).isEmpty()) return false;
+    for (const w of writes) {
+      // [params] -> { S[i..] -> MemRef_A[..] }
+      const written = w.relation.intersectDomain(s.domain);
+      if (!written.isSingleValued() || !rereadOf(w).some((r) => !wrapsAround(r.relation) && r.relation.intersectDomain(s.domain).isEqual(written))) continue;
+      // The element of each paired instance is its own: W's element does not depend on `loop` or loops inside it.
+      if (pairs.applyRange(written).isSubset(written.intersectDomain(pairs.domain()))) return true;
+    }
+    return false;
+  });
 }
 
 /** RAW/WAR/WAW of arrays and scalars by isl's dataflow, and the kinds each loop carries. */

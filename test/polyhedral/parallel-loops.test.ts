@@ -148,3 +148,21 @@ test('print<dependences> where the exact dataflow outruns --isl-max-operations (
   // Its 11 loops, all sequential (the report of the versioning run says "parallelLoops": []).
   expect(lines.filter((l) => /^Loop %\d+ \(depth \d, %\d+\): not parallel$/.test(l))).toHaveLength(11);
 }, 300_000);
+
+// Sums kept in memory (-O3 cannot keep gesummv's `tmp[i]`, `y[i]` in registers past the other arrays' loads):
+// the loop of its statement carries the element it reads and writes again, which carriesFlow
+// answers without the exact dataflow (rereadAcrossIterations), as the dataflow would.
+test('gesummv: a sum kept in memory carries its flow without the exact dataflow', () => {
+  const k = modelKernel('gesummv', { debug: false });
+  try {
+    const models = [...k.all.values()].flatMap((f) => f.models);
+    const found = models.flatMap((m) => m.loops.filter((l) => !m.dependences.parallelLoops.includes(l) && m.dependences.carriesFlow(l, 'array')).map((l) => ({ m, l })));
+    expect(found.length).toBeGreaterThan(0);
+    const { m, l } = found[0]!;
+    expect(m.budget.steps.has('dataflow')).toBe(false);
+    expect(m.dependences.carried.get(l)).toContain('RAW (array)');
+    expect(m.budget.steps.has('dataflow')).toBe(true);
+  } finally {
+    k.dispose();
+  }
+}, 300_000);

@@ -74,3 +74,38 @@ test("a source tsopt leaves unchanged gets clang's object and its warning once, 
   expect(ours.warnings).toHaveLength(1);
   expect(ours.object.equals(clang.object)).toBe(true);
 }, 300_000);
+
+// --skip-unchanged-output (tscc passes it with --outcome): an `unchanged` run writes no output and
+// skips what only makes it: the decided module's print and clean-up where every fast path was
+// dropped (VLA jacobi-1d), the post pipeline where nothing was versioned (WARNS). A `changed` run
+// writes the output it writes without the flag. Which stages ran, from tsopt's debug records.
+function skipRun(name: string, ir: Buffer, skip: boolean): { outcome: string; output?: Buffer; stages: string[] } {
+  const out = path.join(work, `${name}-skip${skip}.bc`);
+  const file = path.join(work, `${name}-skip${skip}.outcome`);
+  const r = spawnSync('node', [tsopt, '--verify-each', '-o', out, `--outcome=${file}`, ...(skip ? ['--skip-unchanged-output'] : []), '--log-level=debug', '--log-format=json'], { input: ir });
+  expect(r.status).toBe(0);
+  const stages = r.stderr.toString().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { pass?: string; msg?: string; cpuMs?: number }).filter((x) => x.cpuMs !== undefined).map((x) => String(x.pass ?? x.msg));
+  return { outcome: fs.readFileSync(file, 'utf8').trim(), output: fs.existsSync(out) ? fs.readFileSync(out) : undefined, stages };
+}
+
+test('--skip-unchanged-output: no output and none of its steps where the outcome is unchanged; the same output where it is changed', () => {
+  const vla = compileToIr(findKernel('jacobi-1d').path, [...FLAGS, '-fno-vectorize', '-fno-slp-vectorize', ...DEFER_UNROLLING, `-I${kernelsDir}`, '-DTSOPT_VLA']);
+  const dropped = skipRun('jacobi-1d', vla, true);
+  expect(dropped).toMatchObject({ outcome: 'unchanged', output: undefined });
+  expect(dropped.stages).toContain('profitability: decided');
+  expect(dropped.stages.filter((s) => /decided module printed|clean-up|encoded/.test(s))).toEqual([]);
+  expect(skipRun('jacobi-1d', vla, false).stages).toContain('decided module printed');
+
+  const warns = path.join(work, 'warns-skip.c');
+  fs.writeFileSync(warns, WARNS);
+  const warnsIr = compileToIr(warns, [...FLAGS, '-fno-vectorize', '-fno-slp-vectorize', ...DEFER_UNROLLING]);
+  const none = skipRun('warns', warnsIr, true);
+  expect(none).toMatchObject({ outcome: 'unchanged', output: undefined });
+  expect(none.stages.filter((s) => /post pipeline|printed|encoded/.test(s))).toEqual([]);
+  expect(skipRun('warns', warnsIr, false).stages).toContain('post pipeline (opt-14)');
+
+  const kept = compileToIr(findKernel('jacobi-2d').path, [...FLAGS, '-fno-vectorize', '-fno-slp-vectorize', ...DEFER_UNROLLING, `-I${kernelsDir}`, '-DTSOPT_VLA']);
+  const changed = skipRun('jacobi-2d', kept, true);
+  expect(changed.outcome).toBe('changed');
+  expect(changed.output?.equals(skipRun('jacobi-2d', kept, false).output!)).toBe(true);
+}, 300_000);
