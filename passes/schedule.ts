@@ -2,6 +2,7 @@
 // `print<schedule>`: per SCoP, the schedule tree isl's scheduler gives after the optimizer
 // permuted and tiled its bands, the tile sizes and why, and whether versioning takes it
 // (transform/schedule-optimizer.ts). The printer writes to stderr and changes nothing.
+import * as os from 'node:os';
 import { TsoptError } from '../ir/errors';
 import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
@@ -82,6 +83,11 @@ export const timeTileWavefrontDepthOption: PassOption = {
   description: 'how many tile coordinates a wavefront of time tiles sums: 2 runs wavefronts T0 + T1, 3 runs T0 + T1 + T2 (where the band has that many members), which puts more tiles in each wavefront for the threads to share (transform/wavefront.ts; default 2)',
 };
 
+export const timeTileWavefrontThreadsOption: PassOption = {
+  name: 'time-tile-wavefront-threads',
+  description: 'the threads the wavefronts of time tiles are shaped for: of the heights from the cache rule\'s to twice it whose tile data fits, the one whose wavefronts share out best over that many threads, counted per wavefront (transform/wavefront-shape.ts; default: this machine\'s CPUs; 1 keeps the cache rule\'s height)',
+};
+
 export const rowJamOption: PassOption = {
   name: 'row-jam',
   description: 'run the rows of a triangular solve jammed: in `for r: s = init; for k: s = s op a(r,k) b(k); x[r] = g(s)` whose rows read what earlier rows finished (trisolv, cholesky), rows r0..r0+U-1 summed together over the k below the block, each row\'s sum in its k order, then the triangle inside the block row by row (transform/row-jam.ts; default true)',
@@ -96,7 +102,7 @@ export const scheduleShortcutsOption: PassOption = {
   description: 'spend less isl work on the schedule for the same result: isl\'s scheduler only where its schedule could be taken (not where no statement is in two loops, nor where no access walks across rows innermost and none to a matrix stays on one element along a loop: transform/schedule-filter.ts; the report\'s schedule.schedulerSkipped says why), DeLICM for time tiling only where it could make a stencil, and the DeLICM probes\' schedules and time tiles reused by the optimizer (default true; --schedule-shortcuts=false runs every step as before, with the same output)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, timeTileWavefrontDepthOption, scheduleShortcutsOption, rowJamOption, rowJamFactorOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, timeTileWavefrontDepthOption, timeTileWavefrontThreadsOption, scheduleShortcutsOption, rowJamOption, rowJamFactorOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -109,6 +115,8 @@ export interface ScheduleSettings extends ScheduleOptions {
   readonly timeTileWavefront: boolean;
   /** --time-tile-wavefront-depth */
   readonly timeTileWavefrontDepth: number;
+  /** --time-tile-wavefront-threads */
+  readonly timeTileWavefrontThreads: number;
   /** --schedule-shortcuts */
   readonly shortcuts: boolean;
   /** --row-jam: the factor U, 0 when off. */
@@ -136,6 +144,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     timeTileSizes: sizesOption(ctx, timeTileSizesOption),
     timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, booleanOption(ctx, parallelOption, false)),
     timeTileWavefrontDepth: Math.max(2, nonNegativeIntegerOption(ctx, timeTileWavefrontDepthOption, 2)),
+    timeTileWavefrontThreads: nonNegativeIntegerOption(ctx, timeTileWavefrontThreadsOption, os.availableParallelism()),
     shortcuts: booleanOption(ctx, scheduleShortcutsOption, true),
     rowJam: booleanOption(ctx, rowJamOption, true) ? nonNegativeIntegerOption(ctx, rowJamFactorOption, 8) : 0,
   };
@@ -170,7 +179,7 @@ export function scheduleQuota(model: ScopModel, s: ScheduleSettings): number {
 
 /** Time tiling's options from the optimizer's settings (the seidel probe asks `timeTiled` with the same). */
 function timeTileOptions(s: ScheduleSettings): TimeTileOptions {
-  return { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront, wavefrontDepth: s.timeTileWavefrontDepth };
+  return { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront, wavefrontDepth: s.timeTileWavefrontDepth, threads: s.timeTileWavefrontThreads };
 }
 
 /** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */
@@ -247,7 +256,7 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     ...(d.schedulerSkipped !== undefined ? { schedulerSkipped: d.schedulerSkipped } : {}),
     fused: used && d.fused,
     skewed: used && d.skewed,
-    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}) } : false,
+    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}), ...(d.timeTiled.wavefrontHeight ? { wavefrontHeight: d.timeTiled.wavefrontHeight } : {}) } : false,
     // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none with --matmul-pack=false)
     ...(used && d.rowJammed ? { rowJammed: { statement: d.rowJammed.statement, factor: d.rowJammed.factor, rowDepth: d.rowJammed.rowDepth, why: d.rowJammed.why } } : {}),
     ...(d.rowJamRefused !== undefined ? { rowJamRefused: d.rowJamRefused } : {}),

@@ -40,6 +40,7 @@ import { counterAff } from '../polyhedral/schedule';
 import type { CacheSizes } from './tile-sizes';
 import { orderedDependences, parallelPointMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
 import { timeTileLoops, wavefrontFront, wavefrontRefused } from './wavefront';
+import { wavefrontHeight, type CountedStatement, type Linear } from './wavefront-shape';
 
 export interface TimeTileOptions {
   readonly caches: CacheSizes;
@@ -51,6 +52,8 @@ export interface TimeTileOptions {
   readonly tileWavefront?: boolean;
   /** --time-tile-wavefront-depth: how many tile coordinates a wavefront sums (transform/wavefront.ts). */
   readonly wavefrontDepth?: number;
+  /** --time-tile-wavefront-threads: the threads the wavefronts' height is counted for (transform/wavefront-shape.ts). */
+  readonly threads?: number;
 }
 
 /** What time tiling did to one SCoP. */
@@ -66,6 +69,8 @@ export interface TimeTiled {
   readonly tileWavefront?: boolean;
   /** Why they do not, when tile wavefronts were asked for. */
   readonly tileWavefrontRefused?: string;
+  /** The wavefronts' count behind the time tile height, when counted for threads (transform/wavefront-shape.ts). */
+  readonly wavefrontHeight?: string;
   /** Each tile is walked by wavefronts of its last two space members (the innermost loop runs along one). */
   readonly wavefront: boolean;
 }
@@ -125,6 +130,13 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const { sizes, why } = o.sizes && o.sizes.length > 0
       ? { sizes: Array.from({ length: space + 1 }, (_, k) => o.sizes![Math.min(k, o.sizes!.length - 1)]!), why: 'given by --time-tile-sizes' }
       : timeTileSizes({ caches: o.caches, vectorBytes: o.vectorBytes, elementBytes, arrays: arrays.size, space, skew });
+    // Wavefronts on threads: the height whose wavefronts share out best (transform/wavefront-shape.ts).
+    const counted = o.tileWavefront === true && !(o.sizes && o.sizes.length > 0) && (o.wavefrontDepth ?? 2) === 2 && space >= 2 && model.context.dim(DimType.param) === 0
+      ? wavefrontHeight(ordered.map((st) => countedStatement(st, member(st, 0), member(st, 1))), sizes[0]!, sizes[1]!, o.threads ?? 1, (h) =>
+        arrays.size * elementBytes * sizes.slice(1, space).reduce((p, w) => p * (w + skew * h), 1) * sizes[space]! <= 2 * o.caches.l2)
+      : undefined;
+    if (counted) sizes[0] = counted.height;
+    const sizeWhy = counted ? `${why}; ${counted.why}` : why;
 
     const mark = (node: ScheduleNode, name: string): ScheduleNode => node.insertMark(ctx.id(name)).child(0);
     /** Inserts one single-member band under its mark at `node`; returns the node below it. */
@@ -202,11 +214,11 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const parallelInnermost = wavefront ? [] : checked.parallel;
     const schedule = tree(new Set(parallelInnermost), wavefront);
     const text = schedule.toStr();
-    const timeTiled: TimeTiled = { skew, sizes, why, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}) };
+    const timeTiled: TimeTiled = { skew, sizes, why: sizeWhy, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}), ...(counted ? { wavefrontHeight: counted.why } : {}) };
     const decision: ScheduleDecision = {
       schedule: schedule.keep(),
       why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew}${form === 'plain' ? '' : ' (each space member also adds the one outside it)'} and tiled ${sizes.join(' x ')}${wavefront ? ', each tile walked by wavefronts' : ''}${tileWavefront ? `, the tiles in wavefronts${frontDepth > 2 ? ` of ${frontDepth} tile coordinates` : ''}` : ''}`,
-      tiled: [{ statements: ordered.map((st) => st.name), sizes, why }],
+      tiled: [{ statements: ordered.map((st) => st.name), sizes, why: sizeWhy }],
       fused: ordered.length > 1,
       skewed: true,
       matmul: [],
@@ -380,4 +392,14 @@ export function timeTileSizes(input: TimeTileSizeInput): { sizes: number[]; why:
     `${arrays} array(s) of ${elem}-byte elements, skew ${skew}: height ${T}, widths ${sizes.slice(1).join(' x ')} ` +
     `(innermost ${inner / lanes} vectors of ${lanes}; ${arrays}x${Array.from({ length: space - 1 }, () => `${2 * T + skew * T}`).join('x')}x${inner}x${elem} B <= 2 x L2 ${caches.l2 >> 10} KiB)`;
   return { sizes, why };
+}
+
+/** `st` as transform/wavefront-shape.ts counts it: its domain's box and the band's `time` and `space` members. */
+function countedStatement(st: ScopStatementModel, time: Aff, space: Aff): CountedStatement {
+  const box = Array.from({ length: st.domain.tupleDim() }, (_, k): [number, number] => [st.domain.dimMinVal(k).getNumSi(), st.domain.dimMaxVal(k).getNumSi()]);
+  const linear = (f: Aff): Linear => ({
+    coefficients: box.map((_, k) => f.getCoefficientVal(DimType.in, k).getNumSi()),
+    constant: f.getConstantVal().getNumSi(),
+  });
+  return { box, time: linear(time), space: linear(space) };
 }
