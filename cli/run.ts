@@ -12,7 +12,7 @@ import { TsoptError } from '../ir/errors';
 import { prepareFile, type PreparedFile } from './atomic-write';
 import { createLogger, type LogFormat, type LogLevel } from './log';
 import { AnalysisManager } from '../analysis/analysis-manager';
-import { runOutcome } from './outcome';
+import { removeStaleOutput, runOutcome } from './outcome';
 import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './pipeline-report';
 import { fastPathVectorization, type FastPathVectorization } from '../passes/vectorized';
 import { moduleBudgetFrom } from '../passes/module-budget-options';
@@ -35,6 +35,8 @@ export interface RunOptions {
   readonly report: { file: string; format: ReportFormat } | undefined;
   /** Write `changed` or `unchanged` there (cli/outcome.ts; --outcome). */
   readonly outcome?: string;
+  /** With `outcome`: an unchanged module gets no output, and what only serves it does not run (--skip-unchanged-output). */
+  readonly skipUnchangedOutput?: boolean;
   readonly passOptions: ReadonlyMap<string, string>;
   readonly printStats: boolean;
   /** The input is LLVM's own text (tscc's front end wrote it): no opt-14 run to read it (--input-as-printed). */
@@ -178,18 +180,23 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     // A module no pass changed goes to opt as it was read, neither printed nor encoded: tsopt's
     // output is the same either way (as with tscc's loop-free short way, cli/tscc-fast-path.ts).
     const asRead = opts.postPipeline !== undefined && stages.length === 0 && pipeline.timings.every((t) => t.preserved === 'all') ? input.bytes : undefined;
+    // --skip-unchanged-output: a module already known unchanged needs neither its print nor the
+    // post pipeline, unless the report reads opt's remarks (cli/outcome.ts).
+    const skipped = opts.skipUnchangedOutput === true && opts.report === undefined && stages.length === 0 && runOutcome(pipeline, inlinedAccessors, false) === 'unchanged';
     input.bytes = undefined;
     // The analyses (which reach the module through their functions) and then the model are let go
     // once printed, and the printed text once handed on: opt's output may be parsed into a second model below.
     am.clear();
-    const printed: { text?: string } = { text: asRead ? undefined : stage('printed', () => printModule(held.module!)) };
+    const printed: { text?: string } = { text: asRead || skipped ? undefined : stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
     const encode = (format: OutputFormat) => stage('verified and encoded', () => writeOutput(printed.text!, format, name));
-    let out: Buffer;
+    let out: Buffer | undefined;
     let postMs: number | undefined;
     const optRemarks: OptRemark[] = [];
     let fastPaths: ReadonlyMap<string, FastPathVectorization> | undefined;
-    if (opts.postPipeline === undefined) {
+    if (skipped) {
+      log.debug('unchanged: no output');
+    } else if (opts.postPipeline === undefined) {
       out = encode(opts.format);
       printed.text = undefined;
     } else {
@@ -202,12 +209,13 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const remarks = opts.report ? { filter: 'loop-vectorize|slp-vectorizer', into: optRemarks } : undefined;
       // With stages to run, opt writes text: its output is read back and decided on.
       const postFormat = stages.length > 0 ? 'll' : opts.format;
-      out = stage('post pipeline (opt-14)', () => runOptPipeline(optInput.text!, opts.postPipeline as string, postFormat, remarks, optTarget));
+      const optOutput = stage('post pipeline (opt-14)', () => runOptPipeline(optInput.text!, opts.postPipeline as string, postFormat, remarks, optTarget));
+      out = optOutput;
       optInput.text = undefined;
       if ((opts.report && versioned) || stages.length > 0) {
         // Which fast paths opt vectorized, from the markers in its output (passes/vectorized.ts).
         const optOut: { module?: Module } = {};
-        optOut.module = stage('post pipeline output parsed', () => parseModule(postFormat === 'll' ? out.toString('utf8') : readInput(out, name), name));
+        optOut.module = stage('post pipeline output parsed', () => parseModule(postFormat === 'll' ? optOutput.toString('utf8') : readInput(optOutput, name), name));
         const vectorized = stage('vectorized fast paths', () => fastPathVectorization(optOut.module!));
         if (opts.report) fastPaths = vectorized;
         if (stages.length > 0) {
@@ -234,22 +242,28 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs, optRemarks, fastPaths, moduleBudget: moduleBudget.summary() };
       reportText = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
     }
+    const outcome = opts.outcome === undefined ? undefined : runOutcome(pipeline, inlinedAccessors, stages.length > 0);
+    const written = opts.skipUnchangedOutput === true && outcome === 'unchanged' ? undefined : out;
+    // Only an unchanged module's output is ever left unmade.
+    if (out === undefined && outcome !== 'unchanged') throw new Error(`no output made for a module whose outcome is ${outcome ?? 'not asked'}`);
     // Every file is written under a temporary name before any is put in place: a report that
     // cannot be written leaves no output behind, and the other way round.
     const files: PreparedFile[] = [];
     stage('wrote output', () => {
       try {
         if (reportText !== undefined && opts.report?.file !== STDIO) files.push(prepareFile((opts.report as { file: string }).file, reportText));
-        if (opts.output !== STDIO) files.push(prepareFile(opts.output, out));
-        if (opts.outcome !== undefined) files.push(prepareFile(opts.outcome, `${runOutcome(pipeline, inlinedAccessors, stages.length > 0)}\n`));
+        if (opts.output !== STDIO && written !== undefined) files.push(prepareFile(opts.output, written));
+        if (outcome !== undefined) files.push(prepareFile(opts.outcome as string, `${outcome}\n`));
       } catch (e) {
         for (const f of files) f.abort();
         throw e;
       }
+      // No output: none of an earlier run may be taken for this one's.
+      if (written === undefined && opts.output !== STDIO) removeStaleOutput(opts.output);
       for (const f of files) f.commit();
-      if (opts.output === STDIO) io.writeStdout(out);
+      if (opts.output === STDIO && written !== undefined) io.writeStdout(written);
       if (reportText !== undefined && opts.report?.file === STDIO) io.writeStderr(reportText);
-    }, () => ({ bytes: out.length }));
+    }, () => ({ bytes: written?.length ?? 0 }));
     if (opts.printStats) {
       for (const [stat, n] of pipeline.stats) io.writeStderr(`tsopt: stat: ${stat} = ${n}\n`);
     }

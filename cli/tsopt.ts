@@ -27,7 +27,7 @@ export const DEFAULT_PIPELINE = 'sink-stores,hoist-loads,last-index,versioning';
 /** Our own flags; anything else must be an option some registered pass declares. */
 const CLI_FLAGS = new Set([
   '_', '$0', 'output', 'o', 'S', 'passes', 'post', 'post-pipeline', 'keep-unprofitable', 'report', 'report-format',
-  'log-level', 'log-format', 'verify-each', 'stats', 'input-as-printed', 'outcome', 'help', 'h', 'version',
+  'log-level', 'log-format', 'verify-each', 'stats', 'input-as-printed', 'outcome', 'skip-unchanged-output', 'help', 'h', 'version',
 ]);
 
 /**
@@ -89,6 +89,11 @@ function parser(args: string[]) {
     .option('report', { type: 'string', describe: "write the report to FILE (- for stderr): each function's SCoPs and rejected regions in the input, what the passes did to each SCoP, and the pipeline's timings, statistics and remarks" })
     .option('report-format', { choices: ['json', 'text'], default: 'json', describe: 'format of --report' })
     .option('outcome', { type: 'string', describe: 'write `changed` or `unchanged` to FILE: whether the output keeps anything of the passes (a rewrite, a fast path the profitability rule kept) or is the input through the post pipeline only (tscc then compiles the source with clang-14 itself)' })
+    .option('skip-unchanged-output', {
+      type: 'boolean',
+      default: false,
+      describe: 'with --outcome: when the outcome is `unchanged`, write no output (an existing regular file of that name is removed) and skip what only serves it (the post pipeline where no pass changed the module and no --report asks for it; the decided module\'s print and clean-up): for a caller that compiles such a source itself (tscc)',
+    })
     .option('log-level', { choices: LOG_LEVELS, default: 'warn', describe: 'log level (debug: each pass and its time)' })
     .option('log-format', { choices: ['text', 'json'], default: 'text', describe: 'log lines as text or pino JSON (stderr)' })
     .option('verify-each', { type: 'boolean', default: false, describe: "run LLVM's verifier after every pass" })
@@ -137,6 +142,7 @@ export function parseArgs(args: string[]): RunOptions | 'help' | 'version' {
   if (output === '') throw new TsoptError('-o needs a file name (- for stdout)');
   if (report === '') throw new TsoptError('--report needs a file name (- for stderr)');
   const passes = String(last(argv.passes));
+  if (argv['skip-unchanged-output'] === true && argv.outcome === undefined) throw new TsoptError('--skip-unchanged-output needs --outcome=FILE (it says whether an output was written)');
   // `none` is the identity: no post pipeline either, unless one is asked for by name.
   const post = argv.post !== false && (passes !== IDENTITY_PIPELINE || argv['post-pipeline'] !== undefined);
   return {
@@ -152,6 +158,7 @@ export function parseArgs(args: string[]): RunOptions | 'help' | 'version' {
     printStats: argv.stats === true,
     inputAsPrinted: argv['input-as-printed'] === true,
     outcome: argv.outcome === undefined ? undefined : String(last(argv.outcome)),
+    skipUnchangedOutput: argv['skip-unchanged-output'] === true,
     logLevel: last(argv['log-level']) as LogLevel,
     logFormat: last(argv['log-format']) as LogFormat,
   };

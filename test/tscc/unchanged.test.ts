@@ -59,8 +59,9 @@ const WARNS = `int first_run(const int *a, int n) {
 }
 `;
 
-test("a source tsopt leaves unchanged gets clang's object and its warning once, not again from the second clang run", () => {
-  const { env } = tsccOnPath();
+test("a source tsopt leaves unchanged gets clang's object and its warning once, not again from the second clang run; tsopt made no output for it", () => {
+  const stages = path.join(work, 'warns-stages.jsonl');
+  const { env } = tsccOnPath({ TSCC_TIME_STAGES: stages });
   const src = path.join(work, 'warns.c');
   fs.writeFileSync(src, WARNS);
   const compile = (cc: readonly string[], out: string) => {
@@ -73,4 +74,11 @@ test("a source tsopt leaves unchanged gets clang's object and its warning once, 
   expect(clang.warnings).toHaveLength(1);
   expect(ours.warnings).toHaveLength(1);
   expect(ours.object.equals(clang.object)).toBe(true);
+  // tscc passes --skip-unchanged-output: tsopt knew before opt that nothing changed, so neither
+  // printed the module nor ran opt's post pipeline; the object is clang-14's second run's.
+  const names = (JSON.parse(fs.readFileSync(stages, 'utf8').trim()) as { stages: { stage: string }[] }).stages.map((x) => x.stage);
+  expect(names).toEqual(expect.arrayContaining(['tsopt: parsed', 'tsopt: versioning', 'unchanged: clang-14 -O3']));
+  expect(names).not.toContain('tsopt: post pipeline (opt-14)');
+  expect(names).not.toContain('tsopt: printed');
+  expect(names).not.toContain('back end (clang-14)');
 }, 300_000);
