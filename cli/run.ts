@@ -220,12 +220,15 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
         if (opts.report) fastPaths = vectorized;
         if (stages.length > 0) {
           const cleanups = stages.filter(({ stage: s, state }) => stage(`${s.name}: decided`, () => s.after(optOut.module!, state, stageCtx, vectorized))).map(({ stage: s }) => s);
-          printed.text = stage('decided module printed', () => printModule(optOut.module!));
+          // --skip-unchanged-output, and every fast path dropped: the decided module would only be the output.
+          const unneeded = opts.skipUnchangedOutput === true && runOutcome(pipeline, inlinedAccessors, true) === 'unchanged';
+          printed.text = unneeded ? undefined : stage('decided module printed', () => printModule(optOut.module!));
           optOut.module = undefined;
-          if (cleanups.length === 0) out = encode(opts.format);
+          if (unneeded) out = undefined;
+          else if (cleanups.length === 0) out = encode(opts.format);
           else {
             // The first clean-up reads the printed text itself: opt verifies it (ir/gateway.ts).
-            let cleanupInput: Buffer | string = printed.text;
+            let cleanupInput: Buffer | string = printed.text as string;
             cleanups.forEach((s, k) => {
               out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(cleanupInput, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc', undefined, optTarget));
               cleanupInput = out;
