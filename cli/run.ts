@@ -182,7 +182,9 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     const asRead = opts.postPipeline !== undefined && stages.length === 0 && pipeline.timings.every((t) => t.preserved === 'all') ? input.bytes : undefined;
     // --skip-unchanged-output: a module already known unchanged needs neither its print nor the
     // post pipeline, unless the report reads opt's remarks (cli/outcome.ts).
-    const skipped = opts.skipUnchangedOutput === true && opts.report === undefined && stages.length === 0 && runOutcome(pipeline, inlinedAccessors, false) === 'unchanged';
+    // (Only with an outcome file: it is what says that no output was written.)
+    const skipUnchanged = opts.skipUnchangedOutput === true && opts.outcome !== undefined;
+    const skipped = skipUnchanged && opts.report === undefined && stages.length === 0 && runOutcome(pipeline, inlinedAccessors, false) === 'unchanged';
     input.bytes = undefined;
     // The analyses (which reach the module through their functions) and then the model are let go
     // once printed, and the printed text once handed on: opt's output may be parsed into a second model below.
@@ -221,7 +223,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
         if (stages.length > 0) {
           const cleanups = stages.filter(({ stage: s, state }) => stage(`${s.name}: decided`, () => s.after(optOut.module!, state, stageCtx, vectorized))).map(({ stage: s }) => s);
           // --skip-unchanged-output, and every fast path dropped: the decided module would only be the output.
-          const unneeded = opts.skipUnchangedOutput === true && runOutcome(pipeline, inlinedAccessors, true) === 'unchanged';
+          const unneeded = skipUnchanged && runOutcome(pipeline, inlinedAccessors, true) === 'unchanged';
           printed.text = unneeded ? undefined : stage('decided module printed', () => printModule(optOut.module!));
           optOut.module = undefined;
           if (unneeded) out = undefined;
@@ -246,7 +248,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       reportText = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
     }
     const outcome = opts.outcome === undefined ? undefined : runOutcome(pipeline, inlinedAccessors, stages.length > 0);
-    const written = opts.skipUnchangedOutput === true && outcome === 'unchanged' ? undefined : out;
+    const written = skipUnchanged && outcome === 'unchanged' ? undefined : out;
     // Only an unchanged module's output is ever left unmade.
     if (out === undefined && outcome !== 'unchanged') throw new Error(`no output made for a module whose outcome is ${outcome ?? 'not asked'}`);
     // Every file is written under a temporary name before any is put in place: a report that
