@@ -36,6 +36,14 @@ export function runOutcome(pipeline: Pick<PipelineResult, 'timings' | 'scopResul
   return 'unchanged';
 }
 
+/**
+ * `--skip-unchanged-output` left no output: a regular file of the output's name, from an earlier
+ * run, is removed so that nothing takes it for this run's (a device such as /dev/null stays).
+ */
+export function removeStaleOutput(file: string): void {
+  if (fs.statSync(file, { throwIfNoEntry: false })?.isFile()) fs.rmSync(file, { force: true });
+}
+
 /** The outcome tsopt wrote to `file`, or undefined when it wrote none (an older tsopt, a failure). */
 export function readOutcome(file: string): Outcome | undefined {
   let text: string;

@@ -12,7 +12,7 @@ import { TsoptError } from '../ir/errors';
 import { prepareFile, type PreparedFile } from './atomic-write';
 import { createLogger, type LogFormat, type LogLevel } from './log';
 import { AnalysisManager } from '../analysis/analysis-manager';
-import { runOutcome } from './outcome';
+import { removeStaleOutput, runOutcome } from './outcome';
 import { formatCliReport, mergeReport, reportInput, type ReportFormat } from './pipeline-report';
 import { fastPathVectorization, type FastPathVectorization } from '../passes/vectorized';
 import { moduleBudgetFrom } from '../passes/module-budget-options';
@@ -35,7 +35,7 @@ export interface RunOptions {
   readonly report: { file: string; format: ReportFormat } | undefined;
   /** Write `changed` or `unchanged` there (cli/outcome.ts; --outcome). */
   readonly outcome?: string;
-  /** With `outcome`, an `unchanged` run writes no output and skips what only makes it (--skip-unchanged-output). */
+  /** With `outcome`: an unchanged module gets no output, and what only serves it does not run (--skip-unchanged-output). */
   readonly skipUnchangedOutput?: boolean;
   readonly passOptions: ReadonlyMap<string, string>;
   readonly printStats: boolean;
@@ -177,30 +177,30 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const state = stage(`${s.name}: before opt`, () => s.before(held.module!, stageCtx));
       return state === undefined ? [] : [{ stage: s, state }];
     });
-    // tscc's default run: an `unchanged` outcome makes it compile the source with clang-14 itself,
-    // so nothing that only makes the output is done (a report, or output on stdout, keeps it).
-    const skippable = opts.skipUnchangedOutput === true && opts.outcome !== undefined && opts.output !== STDIO && !opts.report && opts.postPipeline !== undefined;
-    const skipAll = skippable && stages.length === 0 && runOutcome(pipeline, inlinedAccessors, false) === 'unchanged';
     // A module no pass changed goes to opt as it was read, neither printed nor encoded: tsopt's
     // output is the same either way (as with tscc's loop-free short way, cli/tscc-fast-path.ts).
     const asRead = opts.postPipeline !== undefined && stages.length === 0 && pipeline.timings.every((t) => t.preserved === 'all') ? input.bytes : undefined;
+    // --skip-unchanged-output: a module already known unchanged needs neither its print nor the
+    // post pipeline, unless the report reads opt's remarks (cli/outcome.ts).
+    // (Only with an outcome file: it is what says that no output was written.)
+    const skipUnchanged = opts.skipUnchangedOutput === true && opts.outcome !== undefined;
+    const skipped = skipUnchanged && opts.report === undefined && stages.length === 0 && runOutcome(pipeline, inlinedAccessors, false) === 'unchanged';
     input.bytes = undefined;
     // The analyses (which reach the module through their functions) and then the model are let go
     // once printed, and the printed text once handed on: opt's output may be parsed into a second model below.
     am.clear();
-    const printed: { text?: string } = { text: asRead || skipAll ? undefined : stage('printed', () => printModule(held.module!)) };
+    const printed: { text?: string } = { text: asRead || skipped ? undefined : stage('printed', () => printModule(held.module!)) };
     held.module = undefined;
     const encode = (format: OutputFormat) => stage('verified and encoded', () => writeOutput(printed.text!, format, name));
-    // undefined: no output written (`skippable`, the outcome `unchanged`)
     let out: Buffer | undefined;
     let postMs: number | undefined;
     const optRemarks: OptRemark[] = [];
     let fastPaths: ReadonlyMap<string, FastPathVectorization> | undefined;
-    if (opts.postPipeline === undefined) {
+    if (skipped) {
+      log.debug('unchanged: no output');
+    } else if (opts.postPipeline === undefined) {
       out = encode(opts.format);
       printed.text = undefined;
-    } else if (skipAll) {
-      out = undefined;
     } else {
       // tsopt's printed text goes to opt as it is: opt parses and verifies it (ir/gateway.ts), so
       // it is not encoded first.
@@ -222,17 +222,15 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
         if (opts.report) fastPaths = vectorized;
         if (stages.length > 0) {
           const cleanups = stages.filter(({ stage: s, state }) => stage(`${s.name}: decided`, () => s.after(optOut.module!, state, stageCtx, vectorized))).map(({ stage: s }) => s);
-          // Every fast path dropped and nothing else of the passes left: no output to make.
-          const skipDecided = skippable && runOutcome(pipeline, inlinedAccessors, true) === 'unchanged';
-          const decided = skipDecided ? undefined : stage('decided module printed', () => printModule(optOut.module!));
+          // --skip-unchanged-output, and every fast path dropped: the decided module would only be the output.
+          const unneeded = skipUnchanged && runOutcome(pipeline, inlinedAccessors, true) === 'unchanged';
+          printed.text = unneeded ? undefined : stage('decided module printed', () => printModule(optOut.module!));
           optOut.module = undefined;
-          if (decided === undefined) out = undefined;
-          else if (cleanups.length === 0) {
-            printed.text = decided;
-            out = encode(opts.format);
-          } else {
+          if (unneeded) out = undefined;
+          else if (cleanups.length === 0) out = encode(opts.format);
+          else {
             // The first clean-up reads the printed text itself: opt verifies it (ir/gateway.ts).
-            let cleanupInput: Buffer | string = decided;
+            let cleanupInput: Buffer | string = printed.text as string;
             cleanups.forEach((s, k) => {
               out = stage(`${s.name}: clean-up (opt-14)`, () => runOptPipeline(cleanupInput, s.cleanupPipeline, k === cleanups.length - 1 ? opts.format : 'bc', undefined, optTarget));
               cleanupInput = out;
@@ -249,22 +247,28 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       const facts = { input: name, output: opts.output, postPipeline: opts.postPipeline, postMs, totalMs: summary.totalMs, optRemarks, fastPaths, moduleBudget: moduleBudget.summary() };
       reportText = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
     }
+    const outcome = opts.outcome === undefined ? undefined : runOutcome(pipeline, inlinedAccessors, stages.length > 0);
+    const written = skipUnchanged && outcome === 'unchanged' ? undefined : out;
+    // Only an unchanged module's output is ever left unmade.
+    if (out === undefined && outcome !== 'unchanged') throw new Error(`no output made for a module whose outcome is ${outcome ?? 'not asked'}`);
     // Every file is written under a temporary name before any is put in place: a report that
     // cannot be written leaves no output behind, and the other way round.
     const files: PreparedFile[] = [];
     stage('wrote output', () => {
       try {
         if (reportText !== undefined && opts.report?.file !== STDIO) files.push(prepareFile((opts.report as { file: string }).file, reportText));
-        if (opts.output !== STDIO && out !== undefined) files.push(prepareFile(opts.output, out));
-        if (opts.outcome !== undefined) files.push(prepareFile(opts.outcome, `${runOutcome(pipeline, inlinedAccessors, stages.length > 0)}\n`));
+        if (opts.output !== STDIO && written !== undefined) files.push(prepareFile(opts.output, written));
+        if (outcome !== undefined) files.push(prepareFile(opts.outcome as string, `${outcome}\n`));
       } catch (e) {
         for (const f of files) f.abort();
         throw e;
       }
+      // No output: none of an earlier run may be taken for this one's.
+      if (written === undefined && opts.output !== STDIO) removeStaleOutput(opts.output);
       for (const f of files) f.commit();
-      if (opts.output === STDIO && out !== undefined) io.writeStdout(out);
+      if (opts.output === STDIO && written !== undefined) io.writeStdout(written);
       if (reportText !== undefined && opts.report?.file === STDIO) io.writeStderr(reportText);
-    }, () => ({ bytes: out?.length ?? 0 }));
+    }, () => ({ bytes: written?.length ?? 0 }));
     if (opts.printStats) {
       for (const [stat, n] of pipeline.stats) io.writeStderr(`tsopt: stat: ${stat} = ${n}\n`);
     }

@@ -182,7 +182,8 @@ async function compileSource(
     }
   } else {
     const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
-    // Without TSOPT_FLAGS tsopt says whether it left anything of its own (cli/outcome.ts).
+    // Without TSOPT_FLAGS tsopt says whether it left anything of its own (cli/outcome.ts), and
+    // writes no output where it left nothing: tscc compiles such a source with clang-14 below.
     const outcome = scan ? [`--outcome=${outcomeFile}`, '--skip-unchanged-output'] : [];
     const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...outcome, ...timing];
     // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.

@@ -92,7 +92,7 @@ function parser(args: string[]) {
     .option('skip-unchanged-output', {
       type: 'boolean',
       default: false,
-      describe: 'with --outcome: when the outcome is `unchanged`, write no output file and skip what only makes it (the post pipeline of a module no pass changed; the print and clean-up of one whose every fast path was dropped); for tscc, which then compiles the source with clang-14 itself. Not with --report or output to stdout',
+      describe: 'with --outcome: when the outcome is `unchanged`, write no output (an existing regular file of that name is removed) and skip what only serves it (the post pipeline where no pass changed the module and no --report asks for it; the decided module\'s print and clean-up): for a caller that compiles such a source itself (tscc)',
     })
     .option('log-level', { choices: LOG_LEVELS, default: 'warn', describe: 'log level (debug: each pass and its time)' })
     .option('log-format', { choices: ['text', 'json'], default: 'text', describe: 'log lines as text or pino JSON (stderr)' })
@@ -142,6 +142,7 @@ export function parseArgs(args: string[]): RunOptions | 'help' | 'version' {
   if (output === '') throw new TsoptError('-o needs a file name (- for stdout)');
   if (report === '') throw new TsoptError('--report needs a file name (- for stderr)');
   const passes = String(last(argv.passes));
+  if (argv['skip-unchanged-output'] === true && argv.outcome === undefined) throw new TsoptError('--skip-unchanged-output needs --outcome=FILE (it says whether an output was written)');
   // `none` is the identity: no post pipeline either, unless one is asked for by name.
   const post = argv.post !== false && (passes !== IDENTITY_PIPELINE || argv['post-pipeline'] !== undefined);
   return {

@@ -124,3 +124,61 @@ test('--no-post: the module is still printed and encoded (there is no opt run to
   expect(stages).toContain('printed');
   expect(stages).toContain('verified and encoded');
 }, 120_000);
+
+/** tsopt with `--outcome` into `name`'s files, the output file written beforehand as `stale`: its stages, outcome and what is left of the output. */
+function withOutcome(name: string, source: string, extra: readonly string[], run = 'skip'): { stages: string[]; outcome: string; out: Buffer | undefined; stdout: Buffer } {
+  const c = path.join(dir, `${name}.c`);
+  fs.writeFileSync(c, source);
+  const ir = compileToIr(c, FRONT_END, true);
+  const out = path.join(dir, `${name}-${run}.out.bc`);
+  const outcome = path.join(dir, `${name}-${run}.outcome`);
+  fs.writeFileSync(out, 'stale');
+  const r = tsopt(['-', '-o', out, `--outcome=${outcome}`, '--log-level=debug', '--log-format=json', '--verify-each', ...extra], ir);
+  expect({ status: r.status, stderr: r.stderr.split('\n').filter((l) => l !== '' && !l.includes('"level":20')) }).toEqual({ status: 0, stderr: [] });
+  const stages = r.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => String((JSON.parse(l) as { msg: string }).msg));
+  return { stages, outcome: fs.readFileSync(outcome, 'utf8').trim(), out: fs.existsSync(out) ? fs.readFileSync(out) : undefined, stdout: r.stdout };
+}
+
+describe('--skip-unchanged-output (what tscc passes with --outcome)', () => {
+  test('an unchanged module: no print, no post pipeline, no output, and the stale output file removed', () => {
+    const skipped = withOutcome('no-scop-outcome', NO_SCOP, ['--skip-unchanged-output']);
+    expect(skipped.outcome).toBe('unchanged');
+    expect(skipped.stages).toContain('parsed');
+    expect(skipped.stages).not.toContain('post pipeline (opt-14)');
+    expect(skipped.stages).not.toContain('printed');
+    expect(skipped.out).toBeUndefined();
+    // Without the flag the output is written as before, with the same outcome.
+    const written = withOutcome('no-scop-outcome', NO_SCOP, [], 'plain');
+    expect(written.outcome).toBe('unchanged');
+    expect(written.stages).toContain('post pipeline (opt-14)');
+    expect(written.out?.subarray(0, 4).equals(Buffer.from('BC\xc0\xde', 'latin1'))).toBe(true);
+  }, 120_000);
+
+  test('a changed module: the same output as without the flag', () => {
+    const skipping = withOutcome('scop-outcome', SCOP, ['--keep-unprofitable', '--skip-unchanged-output']);
+    const plain = withOutcome('scop-outcome', SCOP, ['--keep-unprofitable'], 'plain');
+    expect(skipping.outcome).toBe('changed');
+    expect(skipping.stages).toContain('post pipeline (opt-14)');
+    expect(skipping.out).toBeDefined();
+    expect(skipping.out!.equals(plain.out!)).toBe(true);
+  }, 120_000);
+
+  test('with --report the post pipeline still runs for the report, and no output is written; on stdout nothing', () => {
+    const report = path.join(dir, 'skip-report.json');
+    const r = withOutcome('skip-report', NO_SCOP, ['--skip-unchanged-output', `--report=${report}`]);
+    expect(r.outcome).toBe('unchanged');
+    expect(r.stages).toContain('post pipeline (opt-14)');
+    expect(r.out).toBeUndefined();
+    expect(JSON.parse(fs.readFileSync(report, 'utf8'))).toHaveProperty('pipeline');
+    const c = path.join(dir, 'skip-report.c');
+    const toStdout = tsopt(['-', '-o', '-', `--outcome=${path.join(dir, 'stdout.outcome')}`, '--skip-unchanged-output'], compileToIr(c, FRONT_END, true));
+    expect({ status: toStdout.status, stdout: toStdout.stdout.length, stderr: toStdout.stderr }).toEqual({ status: 0, stdout: 0, stderr: '' });
+  }, 120_000);
+
+  test('without --outcome it is refused in one line: nothing would say that no output was written', () => {
+    const r = tsopt(['-', '-o', path.join(dir, 'never.bc'), '--skip-unchanged-output'], '');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('tsopt: error: --skip-unchanged-output needs --outcome=FILE (it says whether an output was written)\n');
+    expect(fs.existsSync(path.join(dir, 'never.bc'))).toBe(false);
+  });
+});

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFER_UNROLLING } from '../../cli/tscc';
 import { findKernel } from '../support/kernels';
-import { compileToIr, kernelsDir, repoRoot, runOk, tempDir } from '../support/tools';
+import { compileToIr, kernelsDir, repoRoot, run, runOk, tempDir } from '../support/tools';
 import { tsccOnPath } from './support';
 
 const tsopt = path.join(repoRoot, 'bin', 'tsopt.js');
@@ -33,6 +33,20 @@ test('tsopt --outcome: unchanged where every fast path was dropped; changed wher
   expect(outcome('jacobi-1d', ['-DTSOPT_VLA'], ['--keep-unprofitable'])).toBe('changed');
   expect(outcome('jacobi-2d', ['-DTSOPT_VLA'])).toBe('changed');
   expect(outcome('tsvc-branch-store', [])).toBe('changed');
+}, 300_000);
+
+test('--skip-unchanged-output where every fast path was dropped: opt runs to decide, then no print, no clean-up, no output', () => {
+  const ir = compileToIr(findKernel('jacobi-1d').path, [...FLAGS, '-fno-vectorize', '-fno-slp-vectorize', ...DEFER_UNROLLING, `-I${kernelsDir}`, '-DTSOPT_VLA']);
+  const out = path.join(work, 'jacobi-1d-skip.bc');
+  const file = path.join(work, 'jacobi-1d-skip.outcome');
+  const r = run('node', [tsopt, '--verify-each', '-o', out, `--outcome=${file}`, '--skip-unchanged-output', '--log-level=debug', '--log-format=json'], ir);
+  expect(r.status).toBe(0);
+  const stages = r.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => String((JSON.parse(l) as { msg: string }).msg));
+  expect(stages).toEqual(expect.arrayContaining(['post pipeline (opt-14)', 'post pipeline output parsed', 'profitability: decided']));
+  expect(stages).not.toContain('decided module printed');
+  expect(stages).not.toContain('profitability: clean-up (opt-14)');
+  expect(fs.readFileSync(file, 'utf8').trim()).toBe('unchanged');
+  expect(fs.existsSync(out)).toBe(false);
 }, 300_000);
 
 /** The object of VLA `kernel` compiled by `cc` (a command's words) at -O3 -march=native. */
@@ -59,8 +73,9 @@ const WARNS = `int first_run(const int *a, int n) {
 }
 `;
 
-test("a source tsopt leaves unchanged gets clang's object and its warning once, not again from the second clang run", () => {
-  const { env } = tsccOnPath();
+test("a source tsopt leaves unchanged gets clang's object and its warning once, not again from the second clang run; tsopt made no output for it", () => {
+  const stages = path.join(work, 'warns-stages.jsonl');
+  const { env } = tsccOnPath({ TSCC_TIME_STAGES: stages });
   const src = path.join(work, 'warns.c');
   fs.writeFileSync(src, WARNS);
   const compile = (cc: readonly string[], out: string) => {
@@ -73,6 +88,13 @@ test("a source tsopt leaves unchanged gets clang's object and its warning once, 
   expect(clang.warnings).toHaveLength(1);
   expect(ours.warnings).toHaveLength(1);
   expect(ours.object.equals(clang.object)).toBe(true);
+  // tscc passes --skip-unchanged-output: tsopt knew before opt that nothing changed, so neither
+  // printed the module nor ran opt's post pipeline; the object is clang-14's second run's.
+  const names = (JSON.parse(fs.readFileSync(stages, 'utf8').trim()) as { stages: { stage: string }[] }).stages.map((x) => x.stage);
+  expect(names).toEqual(expect.arrayContaining(['tsopt: parsed', 'tsopt: versioning', 'unchanged: clang-14 -O3']));
+  expect(names).not.toContain('tsopt: post pipeline (opt-14)');
+  expect(names).not.toContain('tsopt: printed');
+  expect(names).not.toContain('back end (clang-14)');
 }, 300_000);
 
 // --skip-unchanged-output (tscc passes it with --outcome): an `unchanged` run writes no output and
