@@ -157,10 +157,8 @@ function stagesOf(file: string): Map<string, number> {
   return stages;
 }
 
-/** Where `--keep` copies each build's logs (time.log, stages.jsonl, requests.jsonl), or undefined. */
-let keepDir: string | undefined;
-
-function build(target: Target, compiler: Compiler, jobs: number, round: number): Build {
+/** One build of `target` by `compiler`; `keepDir` (`--keep`) receives its logs (time.log, stages.jsonl, requests.jsonl). */
+function build(target: Target, compiler: Compiler, jobs: number, round: number, keepDir: string | undefined): Build {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ct-${target.name}-${compiler.name}-`));
   try {
     const work = path.join(dir, 'src');
@@ -191,7 +189,7 @@ function build(target: Target, compiler: Compiler, jobs: number, round: number):
       for (const f of [log, stageFile, requestLog]) if (fs.existsSync(f)) fs.copyFileSync(f, path.join(kept, path.basename(f)));
     }
     const categories = compiler.name.startsWith('tscc') ? categoriesOf(log, stageFile, requestLog) : categoriesOf(log);
-    if (compiler.server) categories.set('(server: start and idle)', { count: 1, clientS: 0, serverS: serverS - [...categories.values()].reduce((t, c) => t + c.serverS, 0) });
+    if (compiler.server && serverS > 0) categories.set('(server: start and idle)', { count: 1, clientS: 0, serverS: serverS - [...categories.values()].reduce((t, c) => t + c.serverS, 0) });
     return { totalS: (user ?? NaN) + (sys ?? NaN) + serverS, files, stages: stagesOf(stageFile), categories, ok: r.status === 0 };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -223,12 +221,12 @@ interface TargetResult {
   readonly categories: Record<string, Record<string, Category>>;
 }
 
-function measure(targets: readonly Target[], compilers: readonly Compiler[], rounds: number, jobs: number): TargetResult[] {
+function measure(targets: readonly Target[], compilers: readonly Compiler[], rounds: number, jobs: number, keepDir?: string): TargetResult[] {
   const runs = new Map<string, Build[]>();
   for (let round = 0; round < rounds; round++) {
     for (const t of targets) {
       for (const c of compilers) {
-        const b = build(t, c, jobs, round);
+        const b = build(t, c, jobs, round, keepDir);
         const key = `${t.name}\0${c.name}`;
         runs.set(key, [...(runs.get(key) ?? []), b]);
         process.stderr.write(`round ${round + 1}: ${t.name} ${c.name} ${fmt(b.totalS)} s${b.ok ? '' : ' (FAILED)'} (load ${load()})\n`);
@@ -315,7 +313,6 @@ function main(): void {
     .option('keep', { type: 'string', describe: 'copy each build\'s logs (time.log, stages.jsonl, requests.jsonl) to DIR/TARGET-COMPILER-ROUND' })
     .strict()
     .parseSync();
-  keepDir = argv.keep;
   const known = argv.baseline ? [...COMPILERS, ...baselineCompilers(argv.baseline)] : COMPILERS;
   const compilers = argv.compilers.split(',').map((n) => {
     const c = known.find((x) => x.name === n);
@@ -325,19 +322,19 @@ function main(): void {
   console.log(`# compile time, ${new Date().toISOString()}, ${os.cpus().length} cores, load average at start ${load()}`);
   const out: Record<string, unknown> = { date: new Date().toISOString(), loadStart: os.loadavg(), rounds: argv.rounds, jobs: argv.jobs };
   if (argv.projects !== 'none') {
-    const results = measure(projectTargets(argv.projects.split(',')), compilers, argv.rounds, argv.jobs);
+    const results = measure(projectTargets(argv.projects.split(',')), compilers, argv.rounds, argv.jobs, argv.keep);
     printResults(`whole builds (make -j${argv.jobs})`, results, compilers, argv['per-file']);
     out.projects = results;
   }
   if (argv.polybench && argv['polybench-one-build']) {
     const only = argv.kernels ? new Set(argv.kernels.split(',')) : undefined;
-    const [result] = measure([polybenchOneBuild(argv.polybench, argv.dataset, only)], compilers, argv.rounds, 1);
+    const [result] = measure([polybenchOneBuild(argv.polybench, argv.dataset, only)], compilers, argv.rounds, 1, argv.keep);
     printResults(`PolyBench/C ${argv.dataset} as one build, -O3 -march=native -c`, [result!], compilers, 0);
     printOneBuild(result!.files, result!.totals, compilers.map((c) => c.name));
     out.polybenchOneBuild = result;
   } else if (argv.polybench) {
     const only = argv.kernels ? new Set(argv.kernels.split(',')) : undefined;
-    const results = measure(polybenchTargets(argv.polybench, argv.dataset, only), compilers, argv.rounds, 1);
+    const results = measure(polybenchTargets(argv.polybench, argv.dataset, only), compilers, argv.rounds, 1, argv.keep);
     printResults(`PolyBench/C ${argv.dataset}, -O3 -march=native -c`, results, compilers, 0);
     const tsccName = compilers.find((c) => c.name.startsWith('tscc'))?.name ?? 'tscc';
     const over = results.map((r) => ({ name: r.name, over: (r.totals[tsccName] ?? NaN) - (r.totals.clang ?? NaN) })).sort((a, b) => b.over - a.over);
