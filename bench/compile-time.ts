@@ -13,7 +13,7 @@
 //
 //   node dist/bench/compile-time.js [--projects bzip2,lua,zlib] [--polybench DIR] [--kernels a,b]
 //     [--polybench-one-build] [--dataset LARGE] [--rounds 3] [--jobs 1] [--compilers clang,polly,tscc]
-//     [--per-file 10] [--out FILE]
+//     [--per-file 10] [--out FILE] [--keep DIR] [--baseline DIR (compilers tscc-base, tscc-server-base)]
 //
 // Figures are medians over the rounds; the load average is printed with them (the machine is shared).
 import { spawnSync } from 'node:child_process';
@@ -25,6 +25,7 @@ import type { SourceStages } from '../cli/tscc-stages';
 import { stopServer } from '../cli/tsopt-client';
 import { chargeServer, polybenchFlags, polybenchList, polybenchMakefile, printOneBuild } from './compile-time-one-build';
 import { debianSourceTree, LUA_MAKEFILE, NO_LOOPS_C } from './compile-time-sources';
+import { categoriesOf, markedSteps, type Category } from './compile-time-categories';
 
 const root = path.resolve(__dirname, '..', '..');
 const TSCC_JS = path.join(root, 'bin', 'tscc.js');
@@ -45,11 +46,23 @@ const COMPILERS: readonly Compiler[] = [
   { name: 'tscc-server', command: [TSCC_JS], server: true },
 ];
 
+/**
+ * tscc of another checkout (built, e.g. an older commit's `git archive` with node_modules linked),
+ * as `tscc-base` and `tscc-server-base`: before and after a change in the same interleaved rounds.
+ */
+function baselineCompilers(dir: string): Compiler[] {
+  const js = path.join(path.resolve(dir), 'bin', 'tscc.js');
+  if (!fs.existsSync(js)) throw new Error(`--baseline: no ${js}`);
+  return [{ name: 'tscc-base', command: [js] }, { name: 'tscc-server-base', command: [js], server: true }];
+}
+
 /** One measured build: its total CPU, each compile's CPU by source, and tscc's stages. */
 interface Build {
   readonly totalS: number;
   readonly files: Map<string, number>;
   readonly stages: Map<string, number>;
+  /** The build's CPU by kind of command (bench/compile-time-categories.ts). */
+  readonly categories: Map<string, Category>;
   readonly ok: boolean;
 }
 
@@ -144,7 +157,8 @@ function stagesOf(file: string): Map<string, number> {
   return stages;
 }
 
-function build(target: Target, compiler: Compiler, jobs: number): Build {
+/** One build of `target` by `compiler`; `keepDir` (`--keep`) receives its logs (time.log, stages.jsonl, requests.jsonl). */
+function build(target: Target, compiler: Compiler, jobs: number, round: number, keepDir: string | undefined): Build {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ct-${target.name}-${compiler.name}-`));
   try {
     const work = path.join(dir, 'src');
@@ -153,7 +167,7 @@ function build(target: Target, compiler: Compiler, jobs: number): Build {
     const log = path.join(dir, 'time.log');
     const stageFile = path.join(dir, 'stages.jsonl');
     const cc = writeWrapper(dir, compiler, log);
-    const script = target.commands(cc, jobs).join(' && ');
+    const script = markedSteps(target.commands(cc, jobs), log).join(' && ');
     // A server of this build's own, started by its first compile: its CPU (the pool's members
     // and the LLVM tools they ran) is not the build's children's, so it is added from its file.
     const requestLog = path.join(dir, 'requests.jsonl');
@@ -169,7 +183,14 @@ function build(target: Target, compiler: Compiler, jobs: number): Build {
       stopServer(env);
     }
     const files = compiler.server ? chargeServer(filesOf(log), requestLog, serverS) : filesOf(log);
-    return { totalS: (user ?? NaN) + (sys ?? NaN) + serverS, files, stages: stagesOf(stageFile), ok: r.status === 0 };
+    if (keepDir !== undefined) {
+      const kept = path.join(keepDir, `${target.name}-${compiler.name}-${round + 1}`);
+      fs.mkdirSync(kept, { recursive: true });
+      for (const f of [log, stageFile, requestLog]) if (fs.existsSync(f)) fs.copyFileSync(f, path.join(kept, path.basename(f)));
+    }
+    const categories = compiler.name.startsWith('tscc') ? categoriesOf(log, stageFile, requestLog) : categoriesOf(log);
+    if (compiler.server && serverS > 0) categories.set('(server: start and idle)', { count: 1, clientS: 0, serverS: serverS - [...categories.values()].reduce((t, c) => t + c.serverS, 0) });
+    return { totalS: (user ?? NaN) + (sys ?? NaN) + serverS, files, stages: stagesOf(stageFile), categories, ok: r.status === 0 };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -196,14 +217,16 @@ interface TargetResult {
   readonly ok: Record<string, boolean>;
   readonly files: Record<string, Record<string, number>>;
   readonly tsccStages: Record<string, number>;
+  /** Per compiler, its first round's CPU by kind of command. */
+  readonly categories: Record<string, Record<string, Category>>;
 }
 
-function measure(targets: readonly Target[], compilers: readonly Compiler[], rounds: number, jobs: number): TargetResult[] {
+function measure(targets: readonly Target[], compilers: readonly Compiler[], rounds: number, jobs: number, keepDir?: string): TargetResult[] {
   const runs = new Map<string, Build[]>();
   for (let round = 0; round < rounds; round++) {
     for (const t of targets) {
       for (const c of compilers) {
-        const b = build(t, c, jobs);
+        const b = build(t, c, jobs, round, keepDir);
         const key = `${t.name}\0${c.name}`;
         runs.set(key, [...(runs.get(key) ?? []), b]);
         process.stderr.write(`round ${round + 1}: ${t.name} ${c.name} ${fmt(b.totalS)} s${b.ok ? '' : ' (FAILED)'} (load ${load()})\n`);
@@ -223,6 +246,7 @@ function measure(targets: readonly Target[], compilers: readonly Compiler[], rou
       ok: Object.fromEntries(compilers.map((c) => [c.name, of(c).every((b) => b.ok)])),
       files,
       tsccStages: tscc ? Object.fromEntries(medianMap(of(tscc).map((b) => b.stages))) : {},
+      categories: Object.fromEntries(compilers.map((c) => [c.name, Object.fromEntries(of(c)[0]?.categories ?? [])])),
     };
   });
 }
@@ -249,11 +273,27 @@ function printResults(title: string, results: readonly TargetResult[], compilers
       console.log(`\n${r.name}: the ${Math.min(perFile, rows.length)} files tscc adds most to (of ${rows.length})`);
       for (const [file, by] of rows.slice(0, perFile)) console.log(`  ${file.padEnd(24)} ${names.map((n) => `${n} ${fmt(by[n] ?? NaN)}`).join('  ')}`);
     }
+    printCategories(r);
     const stages = Object.entries(r.tsccStages).sort((a, b) => b[1] - a[1]);
     if (stages.length > 0) {
       console.log(`\n${r.name}: tscc's stages (CPU s; "tsopt" is the whole tsopt process, the "tsopt: " rows are inside it)`);
       for (const [stage, s] of stages) console.log(`  ${fmt(s).padStart(7)}  ${stage}`);
     }
+  }
+}
+
+/** Each compiler's CPU by kind of command, of the first round (a build step with a tscc category: loop-free, unchanged, changed, ...). */
+function printCategories(r: TargetResult): void {
+  const keys = [...new Set(Object.values(r.categories).flatMap((c) => Object.keys(c)))].sort();
+  if (keys.length === 0) return;
+  const names = Object.keys(r.categories);
+  console.log(`\n${r.name}: CPU s by kind of command (first round; commands, client + server)`);
+  for (const k of keys) {
+    const cells = names.map((n) => {
+      const c = r.categories[n]![k];
+      return c === undefined ? `${n} -` : `${n} ${c.count}: ${fmt(c.clientS)}${c.serverS !== 0 ? ` + ${fmt(c.serverS)}` : ''}`;
+    });
+    console.log(`  ${k.padEnd(28)} ${cells.join('   ')}`);
   }
 }
 
@@ -269,29 +309,32 @@ function main(): void {
     .option('compilers', { type: 'string', default: 'clang,polly,tscc' })
     .option('per-file', { type: 'number', default: 8, describe: 'files listed per project' })
     .option('out', { type: 'string', describe: 'write the results as JSON' })
+    .option('baseline', { type: 'string', describe: 'another built checkout of tsopt: compilers tscc-base and tscc-server-base run its bin/tscc.js' })
+    .option('keep', { type: 'string', describe: 'copy each build\'s logs (time.log, stages.jsonl, requests.jsonl) to DIR/TARGET-COMPILER-ROUND' })
     .strict()
     .parseSync();
+  const known = argv.baseline ? [...COMPILERS, ...baselineCompilers(argv.baseline)] : COMPILERS;
   const compilers = argv.compilers.split(',').map((n) => {
-    const c = COMPILERS.find((x) => x.name === n);
-    if (!c) throw new Error(`unknown compiler ${n}`);
+    const c = known.find((x) => x.name === n);
+    if (!c) throw new Error(`unknown compiler ${n}${n.endsWith('-base') ? ' (give --baseline DIR)' : ''}`);
     return c;
   });
   console.log(`# compile time, ${new Date().toISOString()}, ${os.cpus().length} cores, load average at start ${load()}`);
   const out: Record<string, unknown> = { date: new Date().toISOString(), loadStart: os.loadavg(), rounds: argv.rounds, jobs: argv.jobs };
   if (argv.projects !== 'none') {
-    const results = measure(projectTargets(argv.projects.split(',')), compilers, argv.rounds, argv.jobs);
+    const results = measure(projectTargets(argv.projects.split(',')), compilers, argv.rounds, argv.jobs, argv.keep);
     printResults(`whole builds (make -j${argv.jobs})`, results, compilers, argv['per-file']);
     out.projects = results;
   }
   if (argv.polybench && argv['polybench-one-build']) {
     const only = argv.kernels ? new Set(argv.kernels.split(',')) : undefined;
-    const [result] = measure([polybenchOneBuild(argv.polybench, argv.dataset, only)], compilers, argv.rounds, 1);
+    const [result] = measure([polybenchOneBuild(argv.polybench, argv.dataset, only)], compilers, argv.rounds, 1, argv.keep);
     printResults(`PolyBench/C ${argv.dataset} as one build, -O3 -march=native -c`, [result!], compilers, 0);
     printOneBuild(result!.files, result!.totals, compilers.map((c) => c.name));
     out.polybenchOneBuild = result;
   } else if (argv.polybench) {
     const only = argv.kernels ? new Set(argv.kernels.split(',')) : undefined;
-    const results = measure(polybenchTargets(argv.polybench, argv.dataset, only), compilers, argv.rounds, 1);
+    const results = measure(polybenchTargets(argv.polybench, argv.dataset, only), compilers, argv.rounds, 1, argv.keep);
     printResults(`PolyBench/C ${argv.dataset}, -O3 -march=native -c`, results, compilers, 0);
     const tsccName = compilers.find((c) => c.name.startsWith('tscc'))?.name ?? 'tscc';
     const over = results.map((r) => ({ name: r.name, over: (r.totals[tsccName] ?? NaN) - (r.totals.clang ?? NaN) })).sort((a, b) => b.over - a.over);

@@ -23,7 +23,7 @@ import { codegenFlags, compileFlags, parseCommand, ParsedCommand, SourceInput } 
 import { takeProfileFlags } from './tscc-profile';
 import { loopAlignFlags } from './tscc-loop-align';
 import { readOutcome } from './outcome';
-import { isLoopFree, postPipelineOf, postPipelineOnly } from './tscc-fast-path';
+import { isLoopFree } from './tscc-fast-path';
 import { StageClock, TSOPT_STAGE_FLAGS } from './tscc-stages';
 import { startupCpuMs } from './cpu-clock';
 
@@ -173,47 +173,46 @@ async function compileSource(
     return plain();
   };
 
-  let backInput = optFile;
-  if (scan && env.clock.time('loop scan', () => isLoopFree(irFile))) {
-    try {
-      backInput = env.clock.time('loop-free: post pipeline only (opt-14)', () => postPipelineOnly(irFile, optFile, postPipelineOf(postPipelineArgs(cmd))));
-    } catch (e) {
-      return fail(e instanceof Error ? e.message : String(e));
-    }
-  } else {
-    const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
-    // Without TSOPT_FLAGS tsopt says whether it left anything of its own (cli/outcome.ts), and
-    // writes no output where it left nothing: tscc compiles such a source with clang-14 below.
-    const outcome = scan ? [`--outcome=${outcomeFile}`, '--skip-unchanged-output'] : [];
-    const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...outcome, ...timing];
-    // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
-    // The client (and node:net, node:crypto) is loaded only here: most of tscc's runs (loop-free
-    // files, links, configure's probes) never speak to the server.
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
-    const runOnServer = (): ReturnType<typeof import('./tsopt-client').runOnServer> => (require('./tsopt-client') as typeof import('./tsopt-client')).runOnServer(args, process.env, source.path);
-    const served = env.server && env.tsoptFlags.length === 0 ? await env.clock.timeAsync('tsopt on the server (client side)', runOnServer) : undefined;
-    const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, env: nodeChildEnv() }));
-    if ('error' in opt && opt.error) return fail(opt.error.message);
-    const stderr = env.clock.enabled ? env.clock.takeTsoptRecords(opt.stderr ?? '') : opt.stderr ?? '';
-    if (opt.status !== 0) {
-      const lines = stderr.trim().split('\n').filter((l) => l.trim() !== '');
-      const last = lines.length > 0 ? lines[lines.length - 1].replace(/^tsopt: error: /, '').replace(`${irFile}: `, '') : '';
-      return fail(last || `exit ${opt.status ?? ('signal' in opt ? opt.signal : '')}`);
-    }
-    if (stderr) process.stderr.write(stderr);
-    // Nothing of tsopt's stayed: clang -O3's own compile of the source, not the post pipeline's
-    // output, which differs from it in registers, spills and alignment (cli/outcome.ts).
-    // The front end printed the source's diagnostics already: this run's are shown only if it fails.
-    if (scan && readOutcome(outcomeFile) === 'unchanged') {
-      const again = env.clock.time('unchanged: clang-14 -O3', () => exec(env.driver, [...flags, assembly ? '-S' : '-c', ...lang, source.path, '-o', output], stdin, true));
-      if (again.status !== 0) process.stderr.write(again.stderr);
-      return statusOf(again);
-    }
+  // clang -O3's own compile of the source, for a module tsopt leaves as it is (cli/outcome.ts):
+  // its object, not the post pipeline's, which differs from it in registers, spills and alignment.
+  // The front end printed the source's diagnostics already: this run's are shown only if it fails.
+  const clangItself = (stage: string): number => {
+    const again = env.clock.time(stage, () => exec(env.driver, [...flags, assembly ? '-S' : '-c', ...lang, source.path, '-o', output], stdin, true));
+    if (again.status !== 0) process.stderr.write(again.stderr);
+    return statusOf(again);
+  };
+
+  // No function can loop: SCoP detection admits only regions holding a loop, so tsopt would leave
+  // the module unchanged (cli/tscc-fast-path.ts). One clang run costs less than the post pipeline
+  // and the back end (two tool runs), and its object is clang's.
+  if (scan && env.clock.time('loop scan', () => isLoopFree(irFile))) return clangItself('loop-free: clang-14 -O3');
+
+  const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
+  // Without TSOPT_FLAGS tsopt says whether it left anything of its own (cli/outcome.ts), and
+  // writes no output where it left nothing: tscc compiles such a source with clang-14 below.
+  const outcome = scan ? [`--outcome=${outcomeFile}`, '--skip-unchanged-output'] : [];
+  const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...outcome, ...timing];
+  // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
+  // The client (and node:net, node:crypto) is loaded only here: most of tscc's runs (loop-free
+  // files, links, configure's probes) never speak to the server.
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const runOnServer = (): ReturnType<typeof import('./tsopt-client').runOnServer> => (require('./tsopt-client') as typeof import('./tsopt-client')).runOnServer(args, process.env, source.path);
+  const served = env.server && env.tsoptFlags.length === 0 ? await env.clock.timeAsync('tsopt on the server (client side)', runOnServer) : undefined;
+  const opt = served ?? env.clock.time('tsopt', () => spawnSync(process.execPath, [TSOPT_JS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30, env: nodeChildEnv() }));
+  if ('error' in opt && opt.error) return fail(opt.error.message);
+  const stderr = env.clock.enabled ? env.clock.takeTsoptRecords(opt.stderr ?? '') : opt.stderr ?? '';
+  if (opt.status !== 0) {
+    const lines = stderr.trim().split('\n').filter((l) => l.trim() !== '');
+    const last = lines.length > 0 ? lines[lines.length - 1].replace(/^tsopt: error: /, '').replace(`${irFile}: `, '') : '';
+    return fail(last || `exit ${opt.status ?? ('signal' in opt ? opt.signal : '')}`);
   }
+  if (stderr) process.stderr.write(stderr);
+  // Nothing of tsopt's stayed.
+  if (scan && readOutcome(outcomeFile) === 'unchanged') return clangItself('unchanged: clang-14 -O3');
 
   const back = env.clock.time('back end (clang-14)', () => exec(env.driver, [
     ...codegenFlags(flags), ...loopAlignFlags(cmd, flags), '-Qunused-arguments', '-Xclang', '-disable-llvm-passes',
-    assembly ? '-S' : '-c', '-x', 'ir', backInput, '-o', output,
+    assembly ? '-S' : '-c', '-x', 'ir', optFile, '-o', output,
   ], undefined, true));
   if (back.status !== 0) {
     const lines = back.stderr.toString().trim().split('\n');
