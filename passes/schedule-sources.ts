@@ -18,7 +18,7 @@ import type { PassContext } from './pass';
 import { keepDecision, keepTimeTiled, scheduleDecision, scheduleQuota, timeTiled, type ScheduleSettings } from './schedule';
 import { notStencilShaped } from '../transform/time-tiling';
 import { noNest } from '../transform/schedule-filter';
-import { NestRefused, rowJam, rowJamShape } from '../transform/row-jam';
+import { NestRefused, noRowJamNestByLoops, rowJam, rowJamShape } from '../transform/row-jam';
 
 /**
  * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
@@ -81,6 +81,9 @@ function delicmForRowJam(ctx: PassContext, m: ScopModel, s: ScheduleSettings): S
       if ('decision' in j) j.decision.schedule?.dispose();
       return 'decision' in j;
     });
+  // Only a nest of the jam's shape is of use here: where the loops alone rule one out, the shape's
+  // flows (the exact dataflow) are not read.
+  if (noRowJamNestByLoops(m)) return undefined;
   try {
     const shape = m.budget.run(m.ctx, 'schedule', scheduleQuota(m, s), () => rowJamShape(m));
     if (typeof shape === 'string' || shape instanceof NestRefused) return undefined;

@@ -90,16 +90,42 @@ export function rowJamShape(model: ScopModel): Shape | string | NestRefused {
       why = `${chain.name}'s rows read nothing earlier rows wrote`;
       continue;
     }
-    // The jam reorders its own nest only; the SCoP's other statements keep their original
-    // order. A nest of two loops or more of its own (outside the chain's) has an order isl's
-    // scheduler or the interchange, seeing the whole SCoP, may change (lu's and ludcmp's second
-    // nest, tiled): left to them. One loop at most has none to change (cholesky's diagonal, one
-    // sum per row i after the entries left of it).
-    const nest = model.statements.find((st) => !inRow.includes(st) && st.loops.filter((l) => !chain.loops.includes(l)).length >= 2);
+    const nest = otherNest(model, chain, inRow);
     if (nest) return new NestRefused(`${chain.name}'s rows share the SCoP with another nest (${nest.name}'s loops), left to the optimizer`);
     return { chain, d: n - 2, inRow };
   }
   return why;
+}
+
+/**
+ * The jam reorders its own nest only; the SCoP's other statements keep their original order. A
+ * nest of two loops or more of its own (outside the chain's) has an order isl's scheduler or the
+ * interchange, seeing the whole SCoP, may change (lu's and ludcmp's second nest, tiled): left to
+ * them. One loop at most has none to change (cholesky's diagonal, one sum per row i after the
+ * entries left of it). A statement of such a nest, or undefined.
+ */
+function otherNest(model: ScopModel, chain: ScopStatementModel, inRow: readonly ScopStatementModel[]): ScopStatementModel | undefined {
+  return model.statements.find((st) => !inRow.includes(st) && st.loops.filter((l) => !chain.loops.includes(l)).length >= 2);
+}
+
+/**
+ * True when `rowJamShape` cannot give a nest, from the loops alone (no dependence read): every
+ * statement that could be a chain by its loops (alone in an innermost loop inside another, whose
+ * other statements sit in the row loop's body) shares the SCoP with another nest, so the search
+ * ends in a `NestRefused` or finds nothing whatever the flows say. A probe that only wants a
+ * nest asks this first: the flows read the exact dataflow (ludcmp: 0.37M isl operations).
+ */
+export function noRowJamNestByLoops(model: ScopModel): boolean {
+  return model.statements.every((chain) => {
+    const n = chain.loops.length;
+    if (n < 2) return true;
+    const k = chain.loops[n - 1]!;
+    const r = chain.loops[n - 2]!;
+    if (model.statements.some((st) => st !== chain && st.loops.includes(k))) return true;
+    const inRow = model.statements.filter((st) => st.loops[n - 2] === r);
+    if (inRow.some((st) => st !== chain && st.loops.length !== n - 1)) return true;
+    return otherNest(model, chain, inRow) !== undefined;
+  });
 }
 
 /** A nest of the row jam's shape refused for its SCoP (the report says why). */
