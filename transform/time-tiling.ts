@@ -54,6 +54,12 @@ export interface TimeTileOptions {
   readonly wavefrontDepth?: number;
   /** --time-tile-wavefront-threads: the threads the wavefronts' height is counted for (transform/wavefront-shape.ts). */
   readonly threads?: number;
+  /**
+   * --time-tile-one-thread-order: with tile wavefronts, also the tree one thread runs instead
+   * (the tiles in time band order at the cache rule's height: single-thread tscc's tree), as
+   * `ScheduleDecision.oneThreadSchedule`.
+   */
+  readonly oneThreadOrder?: boolean;
 }
 
 /** What time tiling did to one SCoP. */
@@ -73,6 +79,8 @@ export interface TimeTiled {
   readonly wavefrontHeight?: string;
   /** Each tile is walked by wavefronts of its last two space members (the innermost loop runs along one). */
   readonly wavefront: boolean;
+  /** With tile wavefronts: the sizes of the tiles one thread runs in time band order (`oneThreadSchedule`). */
+  readonly oneThreadSizes?: readonly number[];
 }
 
 /** Time tiling's answer: a decision, or why it did not apply (the caller goes on with isl's scheduler). */
@@ -130,6 +138,8 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const { sizes, why } = o.sizes && o.sizes.length > 0
       ? { sizes: Array.from({ length: space + 1 }, (_, k) => o.sizes![Math.min(k, o.sizes!.length - 1)]!), why: 'given by --time-tile-sizes' }
       : timeTileSizes({ caches: o.caches, vectorBytes: o.vectorBytes, elementBytes, arrays: arrays.size, space, skew });
+    // One thread's tiles (without wavefronts): before the height is counted for the threads.
+    const serialSizes = [...sizes];
     // Wavefronts on threads: the height whose wavefronts share out best (transform/wavefront-shape.ts).
     const counted = o.tileWavefront === true && !(o.sizes && o.sizes.length > 0) && (o.wavefrontDepth ?? 2) === 2 && space >= 2 && model.context.dim(DimType.param) === 0
       ? wavefrontHeight(ordered.map((st) => countedStatement(st, member(st, 0), member(st, 1))), sizes[0]!, sizes[1]!, o.threads ?? 1, (h) =>
@@ -143,7 +153,8 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const band = (node: ScheduleNode, f: (st: ScopStatementModel) => Aff, name: string, sts?: readonly ScopStatementModel[]): ScheduleNode =>
       mark(node.insertPartialSchedule(mupa(f, sts)), name).child(0);
 
-    const tile = (st: ScopStatementModel, m: number): Aff => member(st, m).scaleDownVal(ctx.val(sizes[m]!)).floor();
+    const tileOf = (of: readonly number[]) => (st: ScopStatementModel, m: number): Aff => member(st, m).scaleDownVal(ctx.val(of[m]!)).floor();
+    const tile = tileOf(sizes);
     const tileWavefrontRefusal = o.tileWavefront === true ? wavefrontRefused(model, deps, mupa((st) => wavefrontFront(tile, st, space + 1, o.wavefrontDepth ?? 2)), mupa((st) => tile(st, 1))) : undefined;
     const tileWavefront = o.tileWavefront === true && tileWavefrontRefusal === undefined;
     // How many tile coordinates a wavefront sums (transform/wavefront.ts).
@@ -152,9 +163,10 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
      * The tree (see the head of this file), the innermost loops of `parallel` marked parallel.
      * With `wavefront`, the last two point loops are the sum of the last two members, then the
      * last but one alone (innermost): the points of one wavefront of a tile, in-place updates
-     * whose chain along the last member is cut across (seidel-2d).
+     * whose chain along the last member is cut across (seidel-2d). `serial`: the tiles of
+     * `serialSizes` in time band order, as if no tile wavefronts were asked for.
      */
-    const tree = (parallel: ReadonlySet<ScopStatementModel>, wavefront: boolean): Schedule => {
+    const tree = (parallel: ReadonlySet<ScopStatementModel>, wavefront: boolean, serial = false): Schedule => {
       let root = Schedule.fromDomain(model.domains).getRoot().child(0);
       let node: ScheduleNode;
       if (outside.length > 0) {
@@ -166,7 +178,7 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       } else {
         node = root;
       }
-      for (const t of timeTileLoops(tile, space + 1, tileWavefront, o.wavefrontDepth ?? 2)) node = band(node, t.member, t.mark);
+      for (const t of timeTileLoops(serial ? tileOf(serialSizes) : tile, space + 1, tileWavefront && !serial, o.wavefrontDepth ?? 2)) node = band(node, t.member, t.mark);
       const outerPoints = wavefront ? space - 1 : space;
       for (let m = 0; m < outerPoints; m++) node = band(node, (st) => member(st, m), sequentialMark);
       if (wavefront) node = band(node, (st) => member(st, space - 1).add(member(st, space)), sequentialMark);
@@ -214,9 +226,24 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const parallelInnermost = wavefront ? [] : checked.parallel;
     const schedule = tree(new Set(parallelInnermost), wavefront);
     const text = schedule.toStr();
-    const timeTiled: TimeTiled = { skew, sizes, why: sizeWhy, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}), ...(counted ? { wavefrontHeight: counted.why } : {}) };
+    // The tree one thread runs instead of the wavefronts (codegen/one-thread.ts): the same band,
+    // skew and point loops, the tiles in time band order at the cache rule's height. Not checked
+    // again (the check costs heat-3d's -fopenmp build 107,000 isl operations, past the schedule
+    // quota): the shifts make every member non-decreasing along every dependence, so tiles of any
+    // size run in lexicographic order keep every dependence (the tree just checked is one such
+    // tiling), and the height changes no innermost loop's parallelism: two instances in one
+    // iteration of the loops around it share t, so one time tile whatever its height, and every
+    // other tile coordinate (the widths are the same).
+    const serial = tileWavefront && o.oneThreadOrder === true && serialSizes.every((w, m) => m === 0 || w === sizes[m])
+      ? tree(new Set(parallelInnermost), wavefront, true)
+      : undefined;
+    const timeTiled: TimeTiled = {
+      skew, sizes, why: sizeWhy, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}), ...(counted ? { wavefrontHeight: counted.why } : {}),
+      ...(serial ? { oneThreadSizes: serialSizes } : {}),
+    };
     const decision: ScheduleDecision = {
       schedule: schedule.keep(),
+      ...(serial ? { oneThreadSchedule: serial.keep() } : {}),
       why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew}${form === 'plain' ? '' : ' (each space member also adds the one outside it)'} and tiled ${sizes.join(' x ')}${wavefront ? ', each tile walked by wavefronts' : ''}${tileWavefront ? `, the tiles in wavefronts${frontDepth > 2 ? ` of ${frontDepth} tile coordinates` : ''}` : ''}`,
       tiled: [{ statements: ordered.map((st) => st.name), sizes, why: sizeWhy }],
       fused: ordered.length > 1,
