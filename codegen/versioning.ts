@@ -434,7 +434,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       const tiled = scheduled ? decision?.timeTiled : undefined;
       if (!o.parallel || !tiled?.tileWavefront) return {};
       if (twoOrders) return { oneThreadOrder: `the tiles in time band order, ${tiled.oneThreadSizes?.join(' x ') ?? '?'}, when the runtime gives one thread` };
-      return { oneThreadOrder: `none: ${oneThreadNotUsed ?? 'not asked for (--time-tile-one-thread-order=false)'}` };
+      return { oneThreadOrder: `none: ${oneThreadNotUsed ?? tiled.oneThreadRefused ?? 'not asked for (--time-tile-one-thread-order=false)'}` };
     };
     const runtimeCheck = conjunction(all.map((x) => x.c));
     hooks.debug({ function: fn.name, scop: location, runtimeCheck }, 'versioned');

@@ -264,7 +264,7 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     ...(d.schedulerSkipped !== undefined ? { schedulerSkipped: d.schedulerSkipped } : {}),
     fused: used && d.fused,
     skewed: used && d.skewed,
-    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}), ...(d.timeTiled.wavefrontHeight ? { wavefrontHeight: d.timeTiled.wavefrontHeight } : {}), ...(d.timeTiled.oneThreadSizes ? { oneThreadSizes: d.timeTiled.oneThreadSizes } : {}) } : false,
+    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}), ...(d.timeTiled.wavefrontHeight ? { wavefrontHeight: d.timeTiled.wavefrontHeight } : {}), ...(d.timeTiled.oneThreadSizes ? { oneThreadSizes: d.timeTiled.oneThreadSizes } : {}), ...(d.timeTiled.oneThreadRefused ? { oneThreadRefused: d.timeTiled.oneThreadRefused } : {}) } : false,
     // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none with --matmul-pack=false)
     ...(used && d.rowJammed ? { rowJammed: { statement: d.rowJammed.statement, factor: d.rowJammed.factor, rowDepth: d.rowJammed.rowDepth, why: d.rowJammed.why } } : {}),
     ...(d.rowJamRefused !== undefined ? { rowJamRefused: d.rowJamRefused } : {}),
@@ -292,6 +292,7 @@ function printScop(model: ScopModel, ctx: PassContext): string {
   if (d.timeTiled) lines.push(`    time tiles: ${d.timeTiled.why}; innermost loops parallel: ${d.timeTiled.parallelInnermost.join(', ') || 'none'}`);
   if (d.timeTiled?.tileWavefrontRefused) lines.push(`    no wavefronts of tiles: ${d.timeTiled.tileWavefrontRefused}`);
   if (d.timeTiled?.oneThreadSizes) lines.push(`    on one thread: the tiles in time band order, ${d.timeTiled.oneThreadSizes.join(' x ')}`);
+  if (d.timeTiled?.oneThreadRefused) lines.push(`    no one-thread order: ${d.timeTiled.oneThreadRefused}`);
   if (d.timeTileRefused) lines.push(`    not time-tiled: ${d.timeTileRefused}`);
   if (d.rowJammed) lines.push(`    rows jammed: ${d.rowJammed.statement}, ${d.rowJammed.factor} rows of loop depth ${d.rowJammed.rowDepth}`);
   if (d.rowJamRefused) lines.push(`    rows not jammed: ${d.rowJamRefused}`);
