@@ -75,14 +75,14 @@ export class RtcStats {
     this.scops.push({ index, extra, counters, n, line: `tsopt-rtc: ${fn.name} ${location.replace(/%/g, '%%')} scop${index}: ${fields.join(' ')}\n` });
   }
 
-  /** Adds one to SCoP `index`'s counter `name` (one of `instrument`'s `extra`) at the builder's position. */
-  count(b: IrBuilder, index: number, name: string): void {
+  /** Adds one (or `by`, an i64) to SCoP `index`'s counter `name` (one of `instrument`'s `extra`) at the builder's position. */
+  count(b: IrBuilder, index: number, name: string, by?: Value): void {
     const s = this.scops.find((c) => c.index === index);
     const k = s?.extra.indexOf(name) ?? -1;
     if (!s || k < 0) throw new Error(`rtc-stats: SCoP ${index} has no counter ${name}`);
     const t = arrayOf(i64, s.n);
     const p = b.gep(t, s.counters, [constInt(i64, 0), constInt(i64, s.n - s.extra.length + k)]);
-    b.store(b.add(b.load(i64, p, undefined, 8), constInt(i64, 1)), p, 8);
+    b.store(b.add(b.load(i64, p, undefined, 8), by ?? constInt(i64, 1)), p, 8);
   }
 
   /** Drops SCoP `index`'s counters: its fast path was not generated after all (the check block, their only user, is gone). */

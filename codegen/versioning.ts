@@ -39,6 +39,7 @@ import { packingCodegen, planPacking, type PackingPlan } from './packing';
 import { fastPathName, MetadataTable } from './metadata';
 import { outerIterations } from './outer-iteration';
 import { domainExtents, withCopyExtents, parallelCandidates, parallelCodegen } from './parallel-loop';
+import { emitOneThread, oneThreadAst, oneThreadBranches, oneThreadFlag } from './one-thread';
 import { privatizedLoops } from './privatize';
 import { planRerolls, rolledHeaderValues, type RerolledLoop } from './reroll';
 import { NotExpandableError, ScevExpander } from './scev-expander';
@@ -61,6 +62,8 @@ export interface VersionedScop {
   readonly rerolledLoops: number;
   /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
   readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: Share; readonly privatized?: readonly string[] }[];
+  /** --parallel with time tiles in wavefronts: the order the fast path runs on one thread (codegen/one-thread.ts), or why it has none of its own. */
+  readonly oneThreadOrder?: string;
   /** The schedule optimizer's decision (absent with --schedule=false), whether the fast path took its tree, and if not why. */
   readonly schedule: { readonly decision: ScheduleDecision; readonly used: boolean; readonly notUsed: string | undefined } | undefined;
 }
@@ -177,7 +180,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   let scheduleNotUsed: string | undefined;
   // isl's AST of an optimized tree (a time-tiled stencil's skewed tiles) may cost more than the
   // original order's: past the quota, the fast path is built once more in the base order.
-  const runCheckAndAst = (optimized: ScheduleDecision['schedule']) =>
+  // With --parallel and time tiles in wavefronts: the one-thread tree's AST too (`oneThreadAst`).
+  let oneThreadNotUsed: string | undefined;
+  const runCheckAndAst = (optimized: ScheduleDecision['schedule'], oneThread?: ScheduleDecision['oneThreadSchedule']) =>
     model.budget.run(isl, 'check and AST', o.maxOperations, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
@@ -194,7 +199,8 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         // The optimizer's tree names the model's statements: not taken where loops are rolled.
         if (optimized && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
         const build = AstBuild.fromContext(model.context);
-        const tree = readAstNode(optimized && rerolls.length === 0 ? build.nodeFromSchedule(optimized) : build.nodeFromScheduleMap(schedule));
+        const taken = optimized && rerolls.length === 0 ? readAstNode(build.nodeFromSchedule(optimized)) : readAstNode(build.nodeFromScheduleMap(schedule));
+        const tree = optimized && oneThread && o.parallel && rerolls.length === 0 ? oneThreadAst(readAstNode(AstBuild.fromContext(model.context).nodeFromSchedule(oneThread)), taken) : taken;
         // The matmul path's copy statements (codegen/packing.ts), in the optimizer's tree only.
         packing = optimized && rerolls.length === 0 ? planPacking(model, decision?.matmul.flatMap((m) => m.packing) ?? []) : [];
         return [p, tree, plans, rerolls, o.parallel ? withCopyExtents(domainExtents(model), packing) : new Map<string, AstExprTree[]>()] as const;
@@ -202,7 +208,14 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     );
   try {
     try {
-      [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision?.schedule);
+      try {
+        [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision?.schedule, decision?.oneThreadSchedule);
+      } catch (e) {
+        if (!(e instanceof IslQuotaError && decision?.oneThreadSchedule && o.parallel)) throw e;
+        // Both orders' ASTs past the quota: the wavefronts' alone.
+        oneThreadNotUsed = `isl exceeded its quota of ${o.maxOperations} operations for the ASTs of both tile orders (--codegen-max-operations)`;
+        [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision.schedule);
+      }
     } catch (e) {
       if (!(e instanceof IslQuotaError && decision?.schedule)) throw e;
       // The matmul path at parametric sizes past the quota (two products of uBLAS's 2mm): the generic tiling's tree next.
@@ -210,6 +223,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       let built: ReturnType<typeof runCheckAndAst> | undefined;
       if (generic?.schedule) {
         decision.schedule.dispose();
+        decision.oneThreadSchedule?.dispose();
         decision = generic;
         try {
           built = runCheckAndAst(decision.schedule);
@@ -229,6 +243,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     throw e;
   } finally {
     decision?.schedule?.dispose();
+    decision?.oneThreadSchedule?.dispose();
   }
   const scheduled = decision?.schedule !== undefined && scheduleNotUsed === undefined;
 
@@ -275,7 +290,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const combined = all.length === 0 ? constInt(intType(1), 1) : all.map((x) => x.value).reduce((x, y) => b.and(x, y));
     outlined = o.checkFunctions ? outlineCheck(module, check, combined, checkFunctionName(fn, index)) : undefined;
     const cond = outlined?.value ?? combined;
-    o.stats?.instrument(b, fn, location, index, cond, all, o.parallel ? ['parallel'] : []);
+    // With the one-thread order (codegen/one-thread.ts), how many runs took it.
+    const twoOrders = oneThreadBranches(ast) !== undefined;
+    o.stats?.instrument(b, fn, location, index, cond, all, [...(o.parallel ? ['parallel'] : []), ...(twoOrders ? ['one-thread'] : [])]);
     const params64 = new Map<string, Value>();
     const lookup64 = (name: string): Value => {
       let v = params64.get(name);
@@ -336,9 +353,18 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()]), { extents, minWork: o.parallelMinWork, small })
       : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
     const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays, o.dynamic ?? true);
+    let oneThread: Value | undefined;
     const gen = new AstToIr(fb, {
       parallel: par.hook,
-      parameter: lookup64,
+      // The one-thread flag at the top of the fast path, where the AST's first node tests it.
+      parameter: (name) => {
+        if (name !== oneThreadFlag) return lookup64(name);
+        if (!oneThread) {
+          oneThread = emitOneThread(module, fb);
+          o.stats?.count(fb, index, 'one-thread', oneThread);
+        }
+        return oneThread;
+      },
       statement: (name, args, builder, enclosing) => {
         enclosingGroups = enclosing.flatMap((n) => groups.get(n) ?? []);
         row = undefined;
@@ -404,11 +430,17 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     replacePhiIncomingBlock(entry, pred, check);
     if (packAlloc) for (const phi of entry.instructions.filter((i) => i.opcode === 'phi')) addIncoming(phi, incomingValueFor(phi, check)!, packAlloc);
     const growth = instructionCount(fn) - before;
+    const oneThreadReport = (): { oneThreadOrder?: string } => {
+      const tiled = scheduled ? decision?.timeTiled : undefined;
+      if (!o.parallel || !tiled?.tileWavefront) return {};
+      if (twoOrders) return { oneThreadOrder: `the tiles in time band order, ${tiled.oneThreadSizes?.join(' x ') ?? '?'}, when the runtime gives one thread` };
+      return { oneThreadOrder: `none: ${oneThreadNotUsed ?? tiled.oneThreadRefused ?? 'not asked for (--time-tile-one-thread-order=false)'}` };
+    };
     const runtimeCheck = conjunction(all.map((x) => x.c));
     hooks.debug({ function: fn.name, scop: location, runtimeCheck }, 'versioned');
     return {
       function: fn.name, location, runtimeCheck,
-      parts: all.map(reportedPart), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length, ompLoops: omp,
+      parts: all.map(reportedPart), codeGrowth: growth, parallelLoops: parallel.size, rerolledLoops: rolled.length, ompLoops: omp, ...oneThreadReport(),
       interchanged: (interchange?.nests ?? []).map((n) => nestLabel(model, n)),
       interchangeRefused: (interchange?.refused ?? []).map((r) => `${nestLabel(model, r)}: ${r.why}`),
       schedule: decision ? { decision, used: scheduled, notUsed: scheduleNotUsed } : undefined,

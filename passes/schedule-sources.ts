@@ -42,7 +42,10 @@ function tiledBands(model: ScopModel, plan: InterchangePlan | undefined, s: Sche
   const d = scheduleDecision(model, plan, s);
   const tiled = d.schedule !== undefined ? d.tiled.length : 0;
   if (s.shortcuts) keepDecision(model, plan, d);
-  else d.schedule?.dispose();
+  else {
+    d.schedule?.dispose();
+    d.oneThreadSchedule?.dispose();
+  }
   return tiled;
 }
 
@@ -114,7 +117,10 @@ function delicmForTimeTiling(ctx: PassContext, m: ScopModel, s: ScheduleSettings
       const t = timeTiled(model, s);
       const taken = 'decision' in t;
       if (s.shortcuts) keepTimeTiled(model, t);
-      else if (taken) t.decision.schedule?.dispose();
+      else if (taken) {
+        t.decision.schedule?.dispose();
+        t.decision.oneThreadSchedule?.dispose();
+      }
       return taken;
     });
   try {

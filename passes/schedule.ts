@@ -88,6 +88,11 @@ export const timeTileWavefrontThreadsOption: PassOption = {
   description: 'the threads the wavefronts of time tiles are shaped for: of the heights from the cache rule\'s to twice it whose tile data fits, the one whose wavefronts share out best over that many threads, counted per wavefront (transform/wavefront-shape.ts; default: this machine\'s CPUs; 1 keeps the cache rule\'s height)',
 };
 
+export const timeTileOneThreadOrderOption: PassOption = {
+  name: 'time-tile-one-thread-order',
+  description: 'with time tiles in wavefronts (--parallel), also generate the tiles in time band order at the single-thread height, which the program runs when OpenMP gives it one thread (omp_get_max_threads() == 1, or inside a parallel region): the wavefront order costs one thread reuse (default true)',
+};
+
 export const rowJamOption: PassOption = {
   name: 'row-jam',
   description: 'run the rows of a triangular solve jammed: in `for r: s = init; for k: s = s op a(r,k) b(k); x[r] = g(s)` whose rows read what earlier rows finished (trisolv, cholesky), rows r0..r0+U-1 summed together over the k below the block, each row\'s sum in its k order, then the triangle inside the block row by row (transform/row-jam.ts; default true)',
@@ -102,7 +107,7 @@ export const scheduleShortcutsOption: PassOption = {
   description: 'spend less isl work on the schedule for the same result: isl\'s scheduler only where its schedule could be taken (not where no statement is in two loops, nor where no access walks across rows innermost and none to a matrix stays on one element along a loop: transform/schedule-filter.ts; the report\'s schedule.schedulerSkipped says why), DeLICM for time tiling only where it could make a stencil, and the DeLICM probes\' schedules and time tiles reused by the optimizer (default true; --schedule-shortcuts=false runs every step as before, with the same output)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, timeTileWavefrontDepthOption, timeTileWavefrontThreadsOption, scheduleShortcutsOption, rowJamOption, rowJamFactorOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, timeTileWavefrontDepthOption, timeTileWavefrontThreadsOption, timeTileOneThreadOrderOption, scheduleShortcutsOption, rowJamOption, rowJamFactorOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -117,6 +122,8 @@ export interface ScheduleSettings extends ScheduleOptions {
   readonly timeTileWavefrontDepth: number;
   /** --time-tile-wavefront-threads */
   readonly timeTileWavefrontThreads: number;
+  /** --time-tile-one-thread-order */
+  readonly timeTileOneThreadOrder: boolean;
   /** --schedule-shortcuts */
   readonly shortcuts: boolean;
   /** --row-jam: the factor U, 0 when off. */
@@ -145,6 +152,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, booleanOption(ctx, parallelOption, false)),
     timeTileWavefrontDepth: Math.max(2, nonNegativeIntegerOption(ctx, timeTileWavefrontDepthOption, 2)),
     timeTileWavefrontThreads: nonNegativeIntegerOption(ctx, timeTileWavefrontThreadsOption, os.availableParallelism()),
+    timeTileOneThreadOrder: booleanOption(ctx, timeTileOneThreadOrderOption, true),
     shortcuts: booleanOption(ctx, scheduleShortcutsOption, true),
     rowJam: booleanOption(ctx, rowJamOption, true) ? nonNegativeIntegerOption(ctx, rowJamFactorOption, 8) : 0,
   };
@@ -179,7 +187,7 @@ export function scheduleQuota(model: ScopModel, s: ScheduleSettings): number {
 
 /** Time tiling's options from the optimizer's settings (the seidel probe asks `timeTiled` with the same). */
 function timeTileOptions(s: ScheduleSettings): TimeTileOptions {
-  return { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront, wavefrontDepth: s.timeTileWavefrontDepth, threads: s.timeTileWavefrontThreads };
+  return { caches: s.caches, vectorBytes: s.vectorBytes, sizes: s.timeTileSizes, tileWavefront: s.timeTileWavefront, wavefrontDepth: s.timeTileWavefrontDepth, threads: s.timeTileWavefrontThreads, oneThreadOrder: s.timeTileOneThreadOrder };
 }
 
 /** The optimizer's decision for `model` under its budget (step `schedule`); isl giving up keeps the base order. */
@@ -256,7 +264,7 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     ...(d.schedulerSkipped !== undefined ? { schedulerSkipped: d.schedulerSkipped } : {}),
     fused: used && d.fused,
     skewed: used && d.skewed,
-    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}), ...(d.timeTiled.wavefrontHeight ? { wavefrontHeight: d.timeTiled.wavefrontHeight } : {}) } : false,
+    timeTiled: used && d.timeTiled !== undefined ? { skew: d.timeTiled.skew, sizes: d.timeTiled.sizes, parallelInnermost: d.timeTiled.parallelInnermost, wavefront: d.timeTiled.wavefront, ...(d.timeTiled.tileWavefront ? { tileWavefront: true } : {}), ...(d.timeTiled.tileWavefrontRefused ? { tileWavefrontRefused: d.timeTiled.tileWavefrontRefused } : {}), ...(d.timeTiled.wavefrontHeight ? { wavefrontHeight: d.timeTiled.wavefrontHeight } : {}), ...(d.timeTiled.oneThreadSizes ? { oneThreadSizes: d.timeTiled.oneThreadSizes } : {}), ...(d.timeTiled.oneThreadRefused ? { oneThreadRefused: d.timeTiled.oneThreadRefused } : {}) } : false,
     // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none with --matmul-pack=false)
     ...(used && d.rowJammed ? { rowJammed: { statement: d.rowJammed.statement, factor: d.rowJammed.factor, rowDepth: d.rowJammed.rowDepth, why: d.rowJammed.why } } : {}),
     ...(d.rowJamRefused !== undefined ? { rowJamRefused: d.rowJamRefused } : {}),
@@ -275,6 +283,7 @@ function printScop(model: ScopModel, ctx: PassContext): string {
   const d = m.ctx.scope(() => {
     const decision = scheduleDecision(m, plan, s);
     decision.schedule?.dispose();
+    decision.oneThreadSchedule?.dispose();
     return decision;
   });
   const lines = [`  SCoP at ${model.location}`];
@@ -282,6 +291,8 @@ function printScop(model: ScopModel, ctx: PassContext): string {
   lines.push(`    ${d.why}`);
   if (d.timeTiled) lines.push(`    time tiles: ${d.timeTiled.why}; innermost loops parallel: ${d.timeTiled.parallelInnermost.join(', ') || 'none'}`);
   if (d.timeTiled?.tileWavefrontRefused) lines.push(`    no wavefronts of tiles: ${d.timeTiled.tileWavefrontRefused}`);
+  if (d.timeTiled?.oneThreadSizes) lines.push(`    on one thread: the tiles in time band order, ${d.timeTiled.oneThreadSizes.join(' x ')}`);
+  if (d.timeTiled?.oneThreadRefused) lines.push(`    no one-thread order: ${d.timeTiled.oneThreadRefused}`);
   if (d.timeTileRefused) lines.push(`    not time-tiled: ${d.timeTileRefused}`);
   if (d.rowJammed) lines.push(`    rows jammed: ${d.rowJammed.statement}, ${d.rowJammed.factor} rows of loop depth ${d.rowJammed.rowDepth}`);
   if (d.rowJamRefused) lines.push(`    rows not jammed: ${d.rowJamRefused}`);

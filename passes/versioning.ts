@@ -220,7 +220,7 @@ export const versioningPass: ModulePass = {
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location,
             fields: {
-              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSchedules: v.ompLoops.filter((l) => !l.why).map((l) => l.share), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`), ...privatizedReport(v.ompLoops) } : {}),
+              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSchedules: v.ompLoops.filter((l) => !l.why).map((l) => l.share), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`), ...privatizedReport(v.ompLoops), ...(v.oneThreadOrder ? { ompOneThreadOrder: v.oneThreadOrder } : {}) } : {}),
               interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...(source.delicmMappedOnly ? { delicmMappedOnly: source.delicmMappedOnly } : {}), ...splitReport(source.model), ...islSpending(model),
             },
           });

@@ -77,6 +77,11 @@ export interface TiledBand {
 export interface ScheduleDecision {
   /** The new schedule tree, kept in the model's context (the caller disposes it); undefined: the base schedule stays. */
   readonly schedule: Schedule | undefined;
+  /**
+   * With time tiles in wavefronts for threads: the tree one thread runs instead (the tiles in
+   * time band order, transform/time-tiling.ts), kept and disposed as `schedule`.
+   */
+  readonly oneThreadSchedule?: Schedule;
   /** Why the new schedule was taken, or why the base one was kept. */
   readonly why: string;
   readonly tiled: readonly TiledBand[];

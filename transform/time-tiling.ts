@@ -33,7 +33,7 @@
 //   - one space dimension (jacobi-1d): a time step touches vectors, which stay in the caches
 //     across time steps anyway;
 //   - an innermost loop carries a dependence, and so does the wavefront's.
-import { type Aff, DimType, type Map as IslMap, MultiAff, MultiUnionPwAff, Schedule, type ScheduleNode, type UnionMap, UnionPwAff, UnionSetList } from 'isl-wasm';
+import { type Aff, DimType, type Map as IslMap, MultiAff, MultiUnionPwAff, Schedule, type ScheduleNode, UnionMap, UnionPwAff, UnionSetList } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { lexLessMap, relationPerShape, samePrefixOtherLastMap } from '../polyhedral/relations';
 import { counterAff } from '../polyhedral/schedule';
@@ -54,6 +54,12 @@ export interface TimeTileOptions {
   readonly wavefrontDepth?: number;
   /** --time-tile-wavefront-threads: the threads the wavefronts' height is counted for (transform/wavefront-shape.ts). */
   readonly threads?: number;
+  /**
+   * --time-tile-one-thread-order: with tile wavefronts, also the tree one thread runs instead
+   * (the tiles in time band order at the cache rule's height: single-thread tscc's tree), as
+   * `ScheduleDecision.oneThreadSchedule`.
+   */
+  readonly oneThreadOrder?: boolean;
 }
 
 /** What time tiling did to one SCoP. */
@@ -73,6 +79,9 @@ export interface TimeTiled {
   readonly wavefrontHeight?: string;
   /** Each tile is walked by wavefronts of its last two space members (the innermost loop runs along one). */
   readonly wavefront: boolean;
+  /** With tile wavefronts: the sizes of the tiles one thread runs in time band order (`oneThreadSchedule`), or why it has no such tree. */
+  readonly oneThreadSizes?: readonly number[];
+  readonly oneThreadRefused?: string;
 }
 
 /** Time tiling's answer: a decision, or why it did not apply (the caller goes on with isl's scheduler). */
@@ -130,6 +139,8 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const { sizes, why } = o.sizes && o.sizes.length > 0
       ? { sizes: Array.from({ length: space + 1 }, (_, k) => o.sizes![Math.min(k, o.sizes!.length - 1)]!), why: 'given by --time-tile-sizes' }
       : timeTileSizes({ caches: o.caches, vectorBytes: o.vectorBytes, elementBytes, arrays: arrays.size, space, skew });
+    // One thread's tiles (without wavefronts): before the height is counted for the threads.
+    const serialSizes = [...sizes];
     // Wavefronts on threads: the height whose wavefronts share out best (transform/wavefront-shape.ts).
     const counted = o.tileWavefront === true && !(o.sizes && o.sizes.length > 0) && (o.wavefrontDepth ?? 2) === 2 && space >= 2 && model.context.dim(DimType.param) === 0
       ? wavefrontHeight(ordered.map((st) => countedStatement(st, member(st, 0), member(st, 1))), sizes[0]!, sizes[1]!, o.threads ?? 1, (h) =>
@@ -143,8 +154,23 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const band = (node: ScheduleNode, f: (st: ScopStatementModel) => Aff, name: string, sts?: readonly ScopStatementModel[]): ScheduleNode =>
       mark(node.insertPartialSchedule(mupa(f, sts)), name).child(0);
 
-    const tile = (st: ScopStatementModel, m: number): Aff => member(st, m).scaleDownVal(ctx.val(sizes[m]!)).floor();
-    const tileWavefrontRefusal = o.tileWavefront === true ? wavefrontRefused(model, deps, mupa((st) => wavefrontFront(tile, st, space + 1, o.wavefrontDepth ?? 2)), mupa((st) => tile(st, 1))) : undefined;
+    const tileOf = (of: readonly number[]) => (st: ScopStatementModel, m: number): Aff => member(st, m).scaleDownVal(ctx.val(of[m]!)).floor();
+    const tile = tileOf(sizes);
+    /**
+     * Every tile coordinate at `of` non-decreasing along every dependence (the shifts make every
+     * member so, and floor keeps it): then tiles run in wavefronts keep every dependence that the
+     * same tiles in time band order keep (see `check`).
+     */
+    const tilesNonDecreasing = (of: readonly number[]): boolean => Array.from({ length: space + 1 }, (_, m) => m).every((m) => {
+      // { S[..] -> [T_m] }
+      const t = UnionMap.fromMultiUnionPwAff(mupa((st) => tileOf(of)(st, m)));
+      // { [target's T_m] -> [source's T_m] } per dependence: none may run from a lower to a higher one
+      const back = deps.applyDomain(t).applyRange(t).reverse();
+      return back.intersect(lexLess(model, back)).isEmpty();
+    });
+    const tileWavefrontRefusal = o.tileWavefront === true
+      ? wavefrontRefused(model, deps, mupa((st) => wavefrontFront(tile, st, space + 1, o.wavefrontDepth ?? 2)), mupa((st) => tile(st, 1))) ?? (tilesNonDecreasing(sizes) ? undefined : 'a tile coordinate decreases along a dependence')
+      : undefined;
     const tileWavefront = o.tileWavefront === true && tileWavefrontRefusal === undefined;
     // How many tile coordinates a wavefront sums (transform/wavefront.ts).
     const frontDepth = Math.min(o.wavefrontDepth ?? 2, space + 1);
@@ -152,9 +178,10 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
      * The tree (see the head of this file), the innermost loops of `parallel` marked parallel.
      * With `wavefront`, the last two point loops are the sum of the last two members, then the
      * last but one alone (innermost): the points of one wavefront of a tile, in-place updates
-     * whose chain along the last member is cut across (seidel-2d).
+     * whose chain along the last member is cut across (seidel-2d). `tiles`: their sizes, and
+     * whether they run in wavefronts (else in time band order).
      */
-    const tree = (parallel: ReadonlySet<ScopStatementModel>, wavefront: boolean): Schedule => {
+    const tree = (parallel: ReadonlySet<ScopStatementModel>, wavefront: boolean, tiles: { sizes: readonly number[]; fronts: boolean } = { sizes, fronts: tileWavefront }): Schedule => {
       let root = Schedule.fromDomain(model.domains).getRoot().child(0);
       let node: ScheduleNode;
       if (outside.length > 0) {
@@ -166,7 +193,7 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       } else {
         node = root;
       }
-      for (const t of timeTileLoops(tile, space + 1, tileWavefront, o.wavefrontDepth ?? 2)) node = band(node, t.member, t.mark);
+      for (const t of timeTileLoops(tileOf(tiles.sizes), space + 1, tiles.fronts, o.wavefrontDepth ?? 2)) node = band(node, t.member, t.mark);
       const outerPoints = wavefront ? space - 1 : space;
       for (let m = 0; m < outerPoints; m++) node = band(node, (st) => member(st, m), sequentialMark);
       if (wavefront) node = band(node, (st) => member(st, space - 1).add(member(st, space)), sequentialMark);
@@ -180,10 +207,19 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       return node.getSchedule();
     };
 
-    /** The tree's statements whose innermost loop is parallel and those (with every loop) whose is not, or why the tree is illegal. */
-    const check = (wavefront: boolean): { parallel: ScopStatementModel[]; carrying: ScopStatementModel[] } | string => {
+    /**
+     * The tree's statements whose innermost loop is parallel and those (with every loop) whose is
+     * not, or why the tree is illegal: of the tiles of `of` in time band order, which also answers
+     * for the same tiles in wavefronts once `tilesNonDecreasing` holds. A dependence between two
+     * tiles then moves every tile coordinate by d >= 0: to a later wavefront, or within one (the
+     * d of the coordinates it sums adding up to 0) to the same values of those, where the other
+     * tile coordinates and the points order it as in time band order; and (w, T1, ..) determine
+     * (T0, T1, ..), so the loops around an innermost loop hold one set of instances in either order. Checking the band order instead costs heat-3d at PolyBench
+     * LARGE 105,000 isl operations against 724,000 (the sum of two floors in w).
+     */
+    const check = (wavefront: boolean, of: readonly number[] = sizes): { parallel: ScopStatementModel[]; carrying: ScopStatementModel[] } | string => {
       // { S[..] -> [schedule] }: the tree as a map; every dependence must increase it.
-      const map = tree(new Set(), wavefront).getMap();
+      const map = tree(new Set(), wavefront, { sizes: of, fronts: false }).getMap();
       // { [src schedule] -> [dst schedule] } per dependence
       const images = deps.applyDomain(map).applyRange(map);
       if (!images.isEmpty() && !images.isSubset(lexLess(model, images))) return 'the tiled schedule would reorder a dependence';
@@ -214,9 +250,22 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
     const parallelInnermost = wavefront ? [] : checked.parallel;
     const schedule = tree(new Set(parallelInnermost), wavefront);
     const text = schedule.toStr();
-    const timeTiled: TimeTiled = { skew, sizes, why: sizeWhy, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}), ...(counted ? { wavefrontHeight: counted.why } : {}) };
+    // The tree one thread runs instead of the wavefronts (codegen/one-thread.ts): the tiles in time
+    // band order at the cache rule's height, the tree `check` checked when the height is the same,
+    // else checked on its own.
+    const serialChecked = !tileWavefront || o.oneThreadOrder !== true ? undefined : serialSizes.every((w, m) => w === sizes[m]) ? checked : check(wavefront, serialSizes);
+    const serialRefused = serialChecked === undefined ? undefined : typeof serialChecked === 'string' ? serialChecked
+      : !wavefront && serialChecked.carrying.length > 0 ? `an innermost loop carries a dependence at the single-thread height (${serialChecked.carrying.map((st) => st.name).join(', ')})` : undefined;
+    const serial = serialChecked !== undefined && typeof serialChecked !== 'string' && serialRefused === undefined
+      ? tree(new Set(wavefront ? [] : serialChecked.parallel), wavefront, { sizes: serialSizes, fronts: false })
+      : undefined;
+    const timeTiled: TimeTiled = {
+      skew, sizes, why: sizeWhy, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}), ...(counted ? { wavefrontHeight: counted.why } : {}),
+      ...(serial ? { oneThreadSizes: serialSizes } : {}), ...(serialRefused ? { oneThreadRefused: serialRefused } : {}),
+    };
     const decision: ScheduleDecision = {
       schedule: schedule.keep(),
+      ...(serial ? { oneThreadSchedule: serial.keep() } : {}),
       why: `time-tiled: the outermost loop carries the reuse; skewed by ${skew}${form === 'plain' ? '' : ' (each space member also adds the one outside it)'} and tiled ${sizes.join(' x ')}${wavefront ? ', each tile walked by wavefronts' : ''}${tileWavefront ? `, the tiles in wavefronts${frontDepth > 2 ? ` of ${frontDepth} tile coordinates` : ''}` : ''}`,
       tiled: [{ statements: ordered.map((st) => st.name), sizes, why: sizeWhy }],
       fused: ordered.length > 1,

@@ -9,8 +9,10 @@
 // The band is permutable (every member non-decreasing along every dependence), so are its tile
 // coordinates: a dependence between two tiles moves T0 and T1 by d0, d1 >= 0, and two tiles of
 // one wavefront (d0 + d1 = 0) are at the same T0 and T1. The T1 loop then carries nothing, which
-// `wavefrontCarriesNothing` checks with isl on the dependences themselves before the mark is set;
-// the whole tree is checked against every dependence afterwards as any time-tiled tree.
+// `wavefrontCarriesNothing` checks with isl on the dependences themselves before the mark is set.
+// The tree's legality follows from two cheaper checks (transform/time-tiling.ts, `check`): every
+// tile coordinate non-decreasing along every dependence, and the same tiles in time band order
+// checked against every dependence as any time-tiled tree.
 // One thread runs the tiles in wavefront order instead of time band by time band, which reuses
 // less between consecutive tiles (in a time band, the next tile re-reads much of what the last
 // one touched): PolyBench LARGE jacobi-2d took 1.37x the CPU time on one thread, heat-3d 1.15x.
