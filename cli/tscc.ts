@@ -94,6 +94,15 @@ export const DEFER_UNROLLING = ['-mllvm', '-unroll-runtime=false', '-mllvm', '-u
  */
 export const DEFER_LOOP_VERSIONING = ['-mllvm', '-runtime-check-per-loop-load-elim=0'];
 
+/**
+ * Whether the front end leaves loop-load elimination's versioning to the post pipeline: only when
+ * there is one (a vectorizer on; without, `--no-post` would drop it for good), and not when the
+ * user set the option themselves (an LLVM option given twice is an error).
+ */
+export function deferLoopVersioning(cmd: ParsedCommand): boolean {
+  return (cmd.loopVectorize || cmd.slpVectorize) && !cmd.argv.some((a) => a.includes('runtime-check-per-loop-load-elim'));
+}
+
 /** clang's `-###` quoting: each argument in double quotes, `"`, `\` and `$` escaped with `\`. */
 function parseJobLine(line: string): string[] {
   const args: string[] = [];
@@ -165,7 +174,7 @@ async function compileSource(
   const optFile = path.join(tmp, `${n}.opt.bc`);
   const outcomeFile = path.join(tmp, `${n}.outcome`);
   const front = env.clock.time('front end (clang-14)', () => exec(env.driver, [
-    ...flags, '-fno-vectorize', '-fno-slp-vectorize', ...(deferUnrolling(cmd) ? DEFER_UNROLLING : []), ...DEFER_LOOP_VERSIONING,
+    ...flags, '-fno-vectorize', '-fno-slp-vectorize', ...(deferUnrolling(cmd) ? DEFER_UNROLLING : []), ...(deferLoopVersioning(cmd) ? DEFER_LOOP_VERSIONING : []),
     '-emit-llvm', scan ? '-S' : '-c', ...lang, source.path, '-o', irFile,
   ], stdin));
   // The front end's diagnostics are the user's; clang alone would have stopped here too.
