@@ -724,7 +724,7 @@ export class ScalarEvolution {
       const start = lhs.operands[0]!;
       // Read as signed when every value compared is non-negative: a count-down must not wrap (nuw).
       const stepNonNeg = isKnownNonNegative(lhs.operands[1]!, facts) || (lhs.flags & NoWrap.NUW) !== 0;
-      if (!(isKnownNonNegative(rhs, facts) && isKnownNonNegative(start, facts) && stepNonNeg)) {
+      if (!(isKnownNonNegative(rhs, facts) && isKnownNonNegative(start, facts) && (stepNonNeg || countsDownToBound(lhs, pred, rhs, facts)))) {
         return { cause: 'unsigned-comparison', detail: `unsigned exit condition of ${loop.headerName} (${pred})` };
       }
       unsignedAsSigned = true;
@@ -757,6 +757,21 @@ export class ScalarEvolution {
     if (!btc) return { cause: 'non-affine-loop-bound', detail: `cannot count the iterations of ${loop.headerName} (${pred}, step ${step})` };
     return { backedgeTakenCount: btc, continueCondition: { lhs, predicate: pred, rhs }, unsignedAsSigned };
   }
+}
+
+/**
+ * An unsigned exit test of a count-down that every value it compares reads the same signed:
+ * `iv >u rhs` (or `>=u`) with `iv` starting non-negative and falling by a constant s, `rhs`
+ * non-negative. The loop leaves at the first value at most `rhs` (below it for `>=u`), which is
+ * at least `rhs + 1 - s` (`rhs - s`): non-negative when `rhs >= s - 1` (`rhs >= s`), so no
+ * compared value wraps below zero. clang -O3 writes `for (j = n - 2; j >= 1; j--)` as
+ * `icmp ugt i64 %j, 1` (PolyBench adi's back substitutions).
+ */
+function countsDownToBound(rec: ScevAddRec, pred: IntPredicate, rhs: Scev, facts: Facts): boolean {
+  const step = constantValue(rec.operands[1]!);
+  if (step === undefined || step >= 0n) return false;
+  const need = pred === 'ugt' ? -step - 1n : pred === 'uge' ? -step : undefined;
+  return need !== undefined && rangeOf(rhs, facts).lo >= need;
 }
 
 /** The case values and destinations of a `switch` ([cond, default, v0, d0, v1, d1, ...]). */

@@ -1,7 +1,7 @@
 // `tscc`: a drop-in for clang-14 (`make CC=tscc`, `CC=tscc ./configure`, CMake) that puts tsopt
 // into the compile step of every C or C++ source:
 //
-//   clang-14 <user flags> -emit-llvm -c -fno-vectorize -fno-slp-vectorize <DEFER_UNROLLING> src -o a.bc
+//   clang-14 <user flags> -emit-llvm -c -fno-vectorize -fno-slp-vectorize <DEFER_UNROLLING> <DEFER_LOOP_VERSIONING> src -o a.bc
 //   tsopt a.bc -o b.bc [--post-pipeline=… | --no-post] $TSOPT_FLAGS   (opt-14's vectorizers run here)
 //   clang-14 <user codegen flags> <loop alignment> -Xclang -disable-llvm-passes -c|-S -x ir b.bc -o out
 //
@@ -85,6 +85,24 @@ export function deferUnrolling(cmd: ParsedCommand): boolean {
  */
 export const DEFER_UNROLLING = ['-mllvm', '-unroll-runtime=false', '-mllvm', '-unroll-allow-partial=false'];
 
+/**
+ * The front end leaves loop-load elimination's versioned loops to the post pipeline (whose
+ * `loop-load-elim` keeps its default of one run-time check per loop): -O3 versions a loop that
+ * reads what its previous iteration stored (`p[i][j-1]` after `p[i][j] = …`, PolyBench adi's
+ * sweeps) behind a pointer comparison, and a branch on one is no SCoP, so only the innermost
+ * loops were. In tsopt's fast path the alias scopes let the post pipeline forward without a check.
+ */
+export const DEFER_LOOP_VERSIONING = ['-mllvm', '-runtime-check-per-loop-load-elim=0'];
+
+/**
+ * Whether the front end leaves loop-load elimination's versioning to the post pipeline: only when
+ * there is one (a vectorizer on; without, `--no-post` would drop it for good), and not when the
+ * user set the option themselves (an LLVM option given twice is an error).
+ */
+export function deferLoopVersioning(cmd: ParsedCommand): boolean {
+  return (cmd.loopVectorize || cmd.slpVectorize) && !cmd.argv.some((a) => a.includes('runtime-check-per-loop-load-elim'));
+}
+
 /** clang's `-###` quoting: each argument in double quotes, `"`, `\` and `$` escaped with `\`. */
 function parseJobLine(line: string): string[] {
   const args: string[] = [];
@@ -156,7 +174,7 @@ async function compileSource(
   const optFile = path.join(tmp, `${n}.opt.bc`);
   const outcomeFile = path.join(tmp, `${n}.outcome`);
   const front = env.clock.time('front end (clang-14)', () => exec(env.driver, [
-    ...flags, '-fno-vectorize', '-fno-slp-vectorize', ...(deferUnrolling(cmd) ? DEFER_UNROLLING : []),
+    ...flags, '-fno-vectorize', '-fno-slp-vectorize', ...(deferUnrolling(cmd) ? DEFER_UNROLLING : []), ...(deferLoopVersioning(cmd) ? DEFER_LOOP_VERSIONING : []),
     '-emit-llvm', scan ? '-S' : '-c', ...lang, source.path, '-o', irFile,
   ], stdin));
   // The front end's diagnostics are the user's; clang alone would have stopped here too.

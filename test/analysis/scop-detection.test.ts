@@ -71,6 +71,15 @@ describe('rejection causes', () => {
     expect(r.scops).toHaveLength(1);
   });
 
+  test('an unsigned count-down exit that stops at a non-negative bound before zero reads as signed', () => {
+    // tscc's front end (no runtime unrolling): `for (j = 998; j >= 1; j--)` exits on `icmp ugt %j, 1`.
+    const loops = compileC('loops.c', ['-g', '-mllvm', '-unroll-runtime=false', '-mllvm', '-unroll-allow-partial=false']);
+    const r = detect(loops, 'countdown_to_one');
+    expect(r.rejections).toEqual([]);
+    expect(r.scops).toHaveLength(1);
+    expect(r.scops[0]!.depth).toBe(2);
+  });
+
   test('a run-time alias check -O3 inserted (a pointer comparison) is the aliasing cause', () => {
     const adi = compileC('kernels/adi.c', ['-g', '-DTSOPT_VLA']);
     const r = detect(adi, 'kernel_adi');

@@ -2,7 +2,7 @@
 // chose about unrolling: -O3's front end would otherwise unroll loops that the post pipeline then
 // vectorizes badly (gemm: 1.87x clang -O3's instructions; 1.21x with unrolling deferred).
 import * as path from 'node:path';
-import { DEFER_UNROLLING, deferUnrolling, postPipelineArgs } from '../../cli/tscc';
+import { DEFER_UNROLLING, deferLoopVersioning, deferUnrolling, postPipelineArgs } from '../../cli/tscc';
 import { compileToIr, kernelsDir } from '../support/tools';
 import { parseCommand } from '../../cli/tscc-args';
 import { POST_PIPELINE } from '../../cli/post-pipeline';
@@ -33,6 +33,7 @@ test('with both vectorizers off there is no post pipeline, so nothing is deferre
   const c = cmd('-O3', '-fno-vectorize', '-fno-slp-vectorize', '-c', 'k.c');
   expect(postPipelineArgs(c)).toEqual(['--no-post']);
   expect(deferUnrolling(c)).toBe(false);
+  expect(deferLoopVersioning(c)).toBe(false);
 });
 
 test('the deferred front end leaves loops rolled without marking them unroll.disable, which would stop the post pipeline unrolling them', () => {
@@ -47,4 +48,10 @@ test('the deferred front end leaves loops rolled without marking them unroll.dis
   // Rolled like -fno-unroll-loops: one multiply-add per source statement; -O3 alone unrolls the k loop.
   expect(fmas(deferred)).toBe(fmas(ir(['-fno-unroll-loops'])));
   expect(fmas(ir([]))).toBeGreaterThan(fmas(deferred));
+});
+
+test("loop-load elimination's versioning is deferred to the post pipeline, unless the user set its limit", () => {
+  expect(deferLoopVersioning(cmd('-O3', '-c', 'k.c'))).toBe(true);
+  expect(POST_PIPELINE).toMatch(/loop-load-elim/);
+  expect(deferLoopVersioning(cmd('-O3', '-mllvm', '-runtime-check-per-loop-load-elim=2', '-c', 'k.c'))).toBe(false);
 });
