@@ -9,15 +9,17 @@
 // process first, whose crash becomes a one-line error; and llvm-bindings only ever parses
 // text that `llvm-as-14` has already accepted.
 //
-// Writing: llvm-bindings encodes our printed module in process. Past IN_PROCESS_ENCODE_MAX_CHARS
-// of text, the in-process LLVM module would be a second copy of the module in tsopt's memory
-// (about 130 MB for a 17 MB module, bench/big-module.ts), so such a module is verified and
-// encoded by `llvm-as-14` in a child instead; both write the same bytes (tested).
+// Writing: one child verifies and writes our printed module: `llvm-as-14` for bitcode, `opt-14 -S`
+// for text (both run LLVM's verifier on what they parse). The guard above means llvm-bindings
+// can never save that child: it may only parse what a child already accepted, and the child that
+// accepts can as well write. So llvm-bindings' in-process encoder (the `llvm-bindings` encoder,
+// which writes the same bytes, tested) is no longer the default, and the addon (about 20 ms of CPU
+// to load) is loaded only when that encoder is asked for.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as llvm from 'llvm-bindings';
+import type * as LlvmBindings from 'llvm-bindings';
 import { InvalidModuleError, TsoptError } from './errors';
 
 export type OutputFormat = 'bc' | 'll';
@@ -104,27 +106,29 @@ function assemble(text: string, args: readonly string[]): { problem: string | un
   return { problem: undefined, stdout: r.stdout };
 }
 
-/** Printed modules larger than this (in characters) are encoded by llvm-as-14 in a child, not in process. */
-export const IN_PROCESS_ENCODE_MAX_CHARS = 8 * 1024 * 1024;
-
+/** `llvm-bindings`: a child verifies, then the addon parses and writes in process; `llvm-as-14`: one child does both. */
 export type Encoder = 'llvm-bindings' | 'llvm-as-14';
 
 /**
  * Verifies `text` (our printer's output) with LLVM's verifier and returns bitcode, or LLVM's
  * re-printed text for `ll` (whose `; ModuleID` line names `moduleId`, as opt -S names its input).
- * Throws `InvalidModuleError` (a tsopt bug, exit 2) when the text does not verify. `encoder`:
- * llvm-bindings in process, or llvm-as-14 in a child for modules past IN_PROCESS_ENCODE_MAX_CHARS.
+ * Throws `InvalidModuleError` (a tsopt bug, exit 2) when the text does not verify. `encoder`: one
+ * LLVM tool in a child (the default), or llvm-bindings in process after a child verified the text.
  */
-export function writeOutput(
-  text: string, format: OutputFormat, moduleId = '<stdin>',
-  encoder: Encoder = text.length > IN_PROCESS_ENCODE_MAX_CHARS ? 'llvm-as-14' : 'llvm-bindings',
-): Buffer {
+export function writeOutput(text: string, format: OutputFormat, moduleId = '<stdin>', encoder: Encoder = 'llvm-as-14'): Buffer {
   return encoder === 'llvm-bindings' ? encodeInProcess(text, format, moduleId) : encodeInChild(text, format, moduleId);
+}
+
+/** The addon, loaded on first use: tsopt's runs that never encode in process do not pay its load. */
+function llvmBindings(): typeof LlvmBindings {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  return require('llvm-bindings') as typeof LlvmBindings;
 }
 
 function encodeInProcess(text: string, format: OutputFormat, moduleId: string): Buffer {
   const problem = verifyText(text);
   if (problem !== undefined) throw new InvalidModuleError(`tsopt produced an invalid module: ${problem}`);
+  const llvm = llvmBindings();
   return withTempDir((dir) => {
     const llFile = path.join(dir, 'module.ll');
     fs.writeFileSync(llFile, text);
@@ -145,14 +149,19 @@ function encodeInProcess(text: string, format: OutputFormat, moduleId: string): 
 }
 
 function encodeInChild(text: string, format: OutputFormat, moduleId: string): Buffer {
-  // Bitcode: llvm-as-14 verifies and encodes in one run. Without use-list orders, as LLVM's
-  // WriteBitcodeToFile writes by default, so both encoders write the same bytes.
-  const { problem, stdout } = assemble(text, format === 'bc' ? ['--preserve-bc-uselistorder=false', '-o', '-'] : ['--disable-output']);
-  if (problem !== undefined) throw new InvalidModuleError(`tsopt produced an invalid module: ${problem}`);
-  if (format === 'bc') return stdout;
-  // Text: opt-14 -S prints what it parsed (no passes run), with the flags readInput reads with.
+  if (format === 'bc') {
+    // llvm-as-14 verifies and encodes in one run. Without use-list orders, as LLVM's
+    // WriteBitcodeToFile writes by default, so both encoders write the same bytes.
+    const { problem, stdout } = assemble(text, ['--preserve-bc-uselistorder=false', '-o', '-']);
+    if (problem !== undefined) throw new InvalidModuleError(`tsopt produced an invalid module: ${problem}`);
+    return stdout;
+  }
+  // Text: opt-14 -S prints what it parsed (no passes run), with the flags readInput reads with,
+  // after LLVM's verifier accepted it (opt verifies its input, as llvm-as-14 does).
   const r = runLlvmTool('opt-14', ['-S', '-disable-debug-info-type-map', '-o', '-', '-'], text, readerTimeoutMs(text.length));
-  if (r.signal || r.status !== 0) throw new InvalidModuleError(`opt-14 could not print a module llvm-as-14 verified: ${r.signal ?? summarizeLlvmError(r.stderr, 'error')}`);
+  if (r.signal) throw new InvalidModuleError(`tsopt produced an invalid module: opt-14 crashed on it (${r.signal})`);
+  if (r.status !== 0 && refusedInput(r.stderr)) throw new InvalidModuleError(`tsopt produced an invalid module: ${summarizeLlvmError(r.stderr, 'invalid IR text')}`);
+  if (r.status !== 0) throw new InvalidModuleError(`opt-14 could not print a module: ${summarizeLlvmError(r.stderr, 'error')}`);
   const printed = r.stdout.toString('utf8');
   const stdinId = "; ModuleID = '<stdin>'";
   return Buffer.from(printed.startsWith(stdinId) ? `; ModuleID = '${moduleId}'${printed.slice(stdinId.length)}` : printed, 'utf8');

@@ -102,10 +102,28 @@ describe('writeOutput', () => {
     expect(normalizeLlvmText(writeOutput(llvmText, 'll').toString())).toBe(normalizeLlvmText(llvmText));
   });
 
-  test('llvm-bindings in process and llvm-as-14 in a child (for modules past IN_PROCESS_ENCODE_MAX_CHARS) write the same bytes', () => {
+  test('llvm-bindings in process and one LLVM tool in a child (the default) write the same bytes', () => {
     expect(writeOutput(llvmText, 'bc', 'k.ll', 'llvm-as-14').equals(writeOutput(llvmText, 'bc', 'k.ll', 'llvm-bindings'))).toBe(true);
     expect(writeOutput(llvmText, 'll', 'k.ll', 'llvm-as-14').toString()).toBe(writeOutput(llvmText, 'll', 'k.ll', 'llvm-bindings').toString());
-    expect(thrown(InvalidModuleError, () => writeOutput(BROKEN_SSA, 'bc', '<stdin>', 'llvm-as-14')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: /);
+    for (const format of ['bc', 'll'] as const) {
+      expect(thrown(InvalidModuleError, () => writeOutput(BROKEN_SSA, format, '<stdin>', 'llvm-as-14')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: fails LLVM's verifier: /);
+      expect(thrown(InvalidModuleError, () => writeOutput('this is not IR', format, '<stdin>', 'llvm-as-14')).message).toMatch(/^tsopt produced an invalid module: invalid IR text: 1:1: /);
+    }
+  });
+
+  test('the default encoder does not load llvm-bindings; the in-process one does', () => {
+    // A fresh Node process of the built gateway: which modules writing each way loaded.
+    const gateway = path.join(__dirname, '..', '..', 'dist', 'ir', 'gateway.js');
+    const loaded = (encoder: string): string => {
+      const script = `const g = require(${JSON.stringify(gateway)}); const t = require('node:fs').readFileSync(0, 'utf8');
+        g.writeOutput(t, 'bc', 'k.ll', ${encoder}); g.writeOutput(t, 'll', 'k.ll', ${encoder});
+        process.stdout.write(String(Object.keys(require.cache).some((k) => k.includes('llvm-bindings'))));`;
+      const r = spawnSync(process.execPath, ['-e', script], { input: llvmText, encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      return r.stdout;
+    };
+    expect(loaded('undefined')).toBe('false');
+    expect(loaded("'llvm-bindings'")).toBe('true');
   });
 
   test("opt-14 reads tsopt's printed text itself: the bitcode of the encoded text, and a refusal is tsopt's bug", () => {
