@@ -182,8 +182,15 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   // original order's: past the quota, the fast path is built once more in the base order.
   // With --parallel and time tiles in wavefronts: the one-thread tree's AST too (`oneThreadAst`).
   let oneThreadNotUsed: string | undefined;
-  const runCheckAndAst = (optimized: ScheduleDecision['schedule'], oneThread?: ScheduleDecision['oneThreadSchedule']) =>
-    model.budget.run(isl, 'check and AST', o.maxOperations, () =>
+  // The matmul path's AST at constant sizes grows with its products: each product's micro-tiles
+  // get the quota one product gets (PolyBench 3mm's three: 1.07M operations with AVX-512's tiles,
+  // over one quota, so it kept the original order at a quarter of the path's speed). At
+  // parametric sizes one quota stays the limit: there uBLAS 2mm's two products (1.11M) take the
+  // generic tiling, which runs faster than the path's partial micro-tiles do there.
+  const matmulProducts = decision?.schedule && model.context.dim(DimType.param) === 0 ? decision.matmul.length : 0;
+  const optimizedQuota = o.maxOperations > 0 && matmulProducts > 1 ? o.maxOperations * matmulProducts : o.maxOperations;
+  const runCheckAndAst = (optimized: ScheduleDecision['schedule'], oneThread?: ScheduleDecision['oneThreadSchedule'], quota = o.maxOperations) =>
+    model.budget.run(isl, 'check and AST', quota, () =>
       isl.scope(() => {
         const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
         const plans = planMappedAccesses(model);
@@ -209,12 +216,12 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   try {
     try {
       try {
-        [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision?.schedule, decision?.oneThreadSchedule);
+        [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision?.schedule, decision?.oneThreadSchedule, optimizedQuota);
       } catch (e) {
         if (!(e instanceof IslQuotaError && decision?.oneThreadSchedule && o.parallel)) throw e;
         // Both orders' ASTs past the quota: the wavefronts' alone.
-        oneThreadNotUsed = `isl exceeded its quota of ${o.maxOperations} operations for the ASTs of both tile orders (--codegen-max-operations)`;
-        [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision.schedule);
+        oneThreadNotUsed = `isl exceeded its quota of ${optimizedQuota} operations for the ASTs of both tile orders (--codegen-max-operations)`;
+        [parts, ast, mapped, rolled, extents] = runCheckAndAst(decision.schedule, undefined, optimizedQuota);
       }
     } catch (e) {
       if (!(e instanceof IslQuotaError && decision?.schedule)) throw e;
@@ -231,7 +238,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
           if (!(again instanceof IslQuotaError)) throw again;
         }
       }
-      if (!built) scheduleNotUsed = `isl exceeded its quota of ${o.maxOperations} operations for the AST of the new schedule (--codegen-max-operations)`;
+      if (!built) scheduleNotUsed = `isl exceeded its quota of ${optimizedQuota} operations for the AST of the new schedule (--codegen-max-operations${optimizedQuota !== o.maxOperations ? `, once per matrix product` : ''})`;
       [parts, ast, mapped, rolled, extents] = built ?? runCheckAndAst(undefined);
     }
   } catch (e) {

@@ -59,7 +59,7 @@ export const parallelMinWorkOption: PassOption = {
 };
 export const codegenMaxOperationsOption: PassOption = {
   name: 'codegen-max-operations',
-  description: 'isl operations allowed per SCoP for the check and the AST, a step of --scop-max-operations (default 1000000, 0 = no limit)',
+  description: 'isl operations allowed per SCoP for the check and the AST, a step of --scop-max-operations (default 1000000, once per matrix product for the matmul path at constant sizes; 0 = no limit)',
 };
 
 /** --codegen-max-operations (versioning and `print<interchange>` read it alike). */
