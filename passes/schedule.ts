@@ -90,7 +90,7 @@ export const timeTileWavefrontThreadsOption: PassOption = {
 
 export const timeTileOneThreadOrderOption: PassOption = {
   name: 'time-tile-one-thread-order',
-  description: 'with time tiles in wavefronts (--parallel), also generate the tiles in time band order at the single-thread height, which the program runs when OpenMP gives it one thread (omp_get_max_threads() == 1, or inside a parallel region): the wavefront order costs one thread reuse (default true)',
+  description: 'with time tiles in wavefronts (--parallel), also generate the tiles in time band order at the single-thread height, which the program runs when OpenMP gives it one thread (omp_get_max_threads() == 1, or inside a parallel region): the wavefront order costs one thread reuse (default true; only with --parallel, which runs it)',
 };
 
 export const rowJamOption: PassOption = {
@@ -152,7 +152,8 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     timeTileWavefront: booleanOption(ctx, timeTileWavefrontOption, booleanOption(ctx, parallelOption, false)),
     timeTileWavefrontDepth: Math.max(2, nonNegativeIntegerOption(ctx, timeTileWavefrontDepthOption, 2)),
     timeTileWavefrontThreads: nonNegativeIntegerOption(ctx, timeTileWavefrontThreadsOption, os.availableParallelism()),
-    timeTileOneThreadOrder: booleanOption(ctx, timeTileOneThreadOrderOption, true),
+    // Only --parallel's codegen runs the one-thread tree (codegen/one-thread.ts): not built without it.
+    timeTileOneThreadOrder: booleanOption(ctx, timeTileOneThreadOrderOption, true) && booleanOption(ctx, parallelOption, false),
     shortcuts: booleanOption(ctx, scheduleShortcutsOption, true),
     rowJam: booleanOption(ctx, rowJamOption, true) ? nonNegativeIntegerOption(ctx, rowJamFactorOption, 8) : 0,
   };
