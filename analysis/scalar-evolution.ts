@@ -128,8 +128,8 @@ export class ScalarEvolution {
     // a cycle of irreducible control flow (a reducible cycle is a loop, whose header phi has a
     // placeholder in the cache by then): it has no closed form, so it is an unknown at once, not
     // cached, as the depth limit would make it after going round the cycle up to MAX_DEPTH
-    // times. bzip2's BZ2_decompress (a state machine whose `case` labels jump into its loops)
-    // computed phis 46,530 times for 2,905 values that way.
+    // times, recomputing every phi of the cycle on each round (bzip2's BZ2_decompress, a state
+    // machine whose `case` labels jump into its loops).
     const cyclePhi = v.kind === 'instruction' && v.opcode === 'phi' && v.parent !== undefined && this.loops.loopFor(v.parent) === undefined;
     if (cyclePhi && this.phisInProgress.has(v)) return this.unknownFor(v);
     if (cyclePhi) this.phisInProgress.add(v);
