@@ -69,6 +69,8 @@ export class ScalarEvolution {
   private depth = 0;
   private readonly cache = new Map<Value, Scev>();
   private readonly cacheLog: Value[] = [];
+  /** Phis outside every loop whose closed form is being computed (getScev). */
+  private readonly phisInProgress = new Set<Value>();
   private readonly exits = new Map<Loop, LoopExit | ExitFailure>();
   private errorBlockSet: Set<BasicBlock> | undefined;
 
@@ -122,12 +124,22 @@ export class ScalarEvolution {
     // precision only, since an unknown defined inside a region is never taken for a parameter.
     // It is not cached, so a query that starts closer to the value still computes it.
     if (this.depth >= ScalarEvolution.MAX_DEPTH) return this.unknownFor(v);
+    // A phi outside every loop asked again while its own closed form is being computed sits on
+    // a cycle of irreducible control flow (a reducible cycle is a loop, whose header phi has a
+    // placeholder in the cache by then): it has no closed form, so it is an unknown at once, not
+    // cached, as the depth limit would make it after going round the cycle up to MAX_DEPTH
+    // times, recomputing every phi of the cycle on each round (bzip2's BZ2_decompress, a state
+    // machine whose `case` labels jump into its loops).
+    const cyclePhi = v.kind === 'instruction' && v.opcode === 'phi' && v.parent !== undefined && this.loops.loopFor(v.parent) === undefined;
+    if (cyclePhi && this.phisInProgress.has(v)) return this.unknownFor(v);
+    if (cyclePhi) this.phisInProgress.add(v);
     this.depth++;
     let s: Scev;
     try {
       s = this.compute(v);
     } finally {
       this.depth--;
+      if (cyclePhi) this.phisInProgress.delete(v);
     }
     this.cache.set(v, s);
     this.cacheLog.push(v);
