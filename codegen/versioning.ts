@@ -19,10 +19,11 @@ import {
   setOperand, terminator, type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
 } from '../ir';
 import type { ScalarEvolution } from '../analysis/scalar-evolution';
+import type { ScopLoop } from '../analysis/scop-detection-types';
 import { ScevKind, type ScevLoop } from '../analysis/scev';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
-import { nestLabel, type InterchangePlan } from '../transform/interchange';
+import { blockOuterLoops, nestLabel, type InterchangedNest, type InterchangePlan } from '../transform/interchange';
 import { rowScopes, splitRowAddress } from './matmul-rows';
 import { fenceRowStore, jamScopes, type JammedRow } from './row-jam';
 import { markedParallelLoops, threadableMarks, vectorizedMarks, type ScheduleDecision } from '../transform/schedule-optimizer';
@@ -40,7 +41,7 @@ import { fastPathName, MetadataTable } from './metadata';
 import { outerIterations } from './outer-iteration';
 import { domainExtents, withCopyExtents, parallelCandidates, parallelCodegen } from './parallel-loop';
 import { emitOneThread, oneThreadAst, oneThreadBranches, oneThreadFlag } from './one-thread';
-import { privatizedLoops } from './privatize';
+import { privatizeFor, privatizedLoops } from './privatize';
 import { planRerolls, rolledHeaderValues, type RerolledLoop } from './reroll';
 import { NotExpandableError, ScevExpander } from './scev-expander';
 
@@ -93,8 +94,34 @@ function wiringProblem(model: ScopModel, region: ReadonlySet<BasicBlock>): strin
   return undefined;
 }
 
-/** Loops of the AST that run the iterations of model loops carrying no dependence. */
-function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly RerolledLoop[], interchange: InterchangePlan | undefined): Set<AstNodeTree> {
+/**
+ * With --omp-block-interchanged, the iterations of an interchanged nest's outer loop that
+ * carries nothing run in blocks of this many, each block's interchanged nest on a thread
+ * (transform/interchange.ts, blockOuterLoops): a multiple of every vector width, and 19 blocks
+ * at most over PolyBench gramschmidt's 1,199 columns at LARGE, which a dynamic share deals out
+ * evenly to two threads (counted bound 1.90x with a zigzag).
+ */
+const outerBlock = 64;
+
+/**
+ * Whether the threads have no loop around `loop` to take instead: `loop` is inside other loops of
+ * the SCoP, and each of them carries a dependence, also with private arrays (codegen/privatize.ts).
+ * Blocks of an outermost loop, or inside a loop that runs on threads, would only change one
+ * thread's order.
+ */
+function onlyInside(model: ScopModel, loop: ScopLoop, privatize: boolean): boolean {
+  if (loop.parent === undefined) return false;
+  const parallel = new Set(model.dependences.parallelLoops);
+  let top = loop;
+  for (let p: ScopLoop | undefined = loop.parent; p !== undefined; p = p.parent) {
+    if (parallel.has(p)) return false;
+    top = p;
+  }
+  return !(privatize && 'arrays' in privatizeFor(model, top));
+}
+
+/** Loops of the AST that run the iterations of model loops carrying no dependence, and the block loops of `blocked`. */
+function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly RerolledLoop[], interchange: InterchangePlan | undefined, blocked: readonly InterchangedNest[] = []): Set<AstNodeTree> {
   const parallel = new Set(model.dependences.parallelLoops);
   // An interchanged inner loop now runs outside its outer one: what it carried there is not known.
   for (const n of interchange?.nests ?? []) for (const m of n.inners) parallel.delete(m);
@@ -104,6 +131,7 @@ function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly R
     else parallel.delete(r.loop);
   }
   const byName = new Map(model.statements.map((s) => [s.name, s] as const));
+  const inBlocked = new Set(blocked.flatMap((n) => n.statements.map((st) => st.name)));
   const out = new Set<AstNodeTree>();
   visitLoops(ast, (n) => {
     const it = n.iterator.kind === 'id' ? n.iterator.name : '';
@@ -113,10 +141,17 @@ function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly R
       const m = c.args.findIndex((a) => a.kind === 'id' && a.name === it);
       return st !== undefined && m >= 0 && parallel.has(st.loops[m]!);
     });
-    if (ok) out.add(n);
+    // A block loop of an outer loop that carries nothing (blockOuterLoops): its counter is no
+    // statement's, and every statement in it is under such a nest.
+    const blockLoop = calls.length > 0 && calls.every((c) => inBlocked.has(c.name) && !c.args.some((a) => mentions(a, it)));
+    if (ok || blockLoop) out.add(n);
     return true;
   });
   return out;
+}
+
+function mentions(e: AstExprTree, id: string): boolean {
+  return e.kind === 'id' ? e.name === id : e.kind === 'op' && e.args.some((a) => mentions(a, id));
 }
 
 export interface VersioningOptions {
@@ -133,6 +168,8 @@ export interface VersioningOptions {
   readonly privatize?: boolean;
   /** --omp-dynamic: loops whose unequal iterations change from run to run claim them one at a time (codegen/ast-to-ir.ts, shareOf). */
   readonly dynamic?: boolean;
+  /** --omp-block-interchanged: interchanged nests whose outer loop carries nothing run in blocks of it on the threads (transform/interchange.ts, blockOuterLoops). */
+  readonly blockInterchanged?: boolean;
 }
 
 /** What the pass gives the rewrite besides the model: the plans it asks for, and its log. */
@@ -178,6 +215,8 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   const interchange = planned.interchange;
   let decision = planned.decision;
   let scheduleNotUsed: string | undefined;
+  // The interchanged nests whose outer loop runs in blocks on threads (blockOuterLoops).
+  let blockedNests: readonly InterchangedNest[] = [];
   // isl's AST of an optimized tree (a time-tiled stencil's skewed tiles) may cost more than the
   // original order's: past the quota, the fast path is built once more in the base order.
   // With --parallel and time tiles in wavefronts: the one-thread tree's AST too (`oneThreadAst`).
@@ -202,7 +241,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         let domains = model.domains;
         for (const r of rerolls) domains = domains.subtract(r.unrolled.domain.toUnionSet()).subtract(r.remainder.domain.toUnionSet()).union(r.domain.toUnionSet());
         // { Stmt_S[i...] -> [t0, ...] } restricted to the domains: the original order, or the interchanged one.
-        const schedule = (interchange?.schedule ?? model.schedule).intersectDomain(domains);
+        const blocks = o.parallel && o.blockInterchanged === true && interchange && !optimized ? blockOuterLoops(model, interchange, outerBlock, (l) => onlyInside(model, l, o.privatize === true)) : undefined;
+        blockedNests = blocks?.nests ?? [];
+        const schedule = (blocks?.schedule ?? interchange?.schedule ?? model.schedule).intersectDomain(domains);
         // The optimizer's tree names the model's statements: not taken where loops are rolled.
         if (optimized && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
         const build = AstBuild.fromContext(model.context);
@@ -320,7 +361,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
-    const parallel = scheduled ? markedParallelLoops(ast, vectorizedMarks) : parallelAstLoops(ast, model, rolled, interchange);
+    const parallel = scheduled ? markedParallelLoops(ast, vectorizedMarks) : parallelAstLoops(ast, model, rolled, interchange, blockedNests);
     const rolledByName = new Map(rolled.map((r) => [r.statement.name, r] as const));
     const groups = new Map<AstNodeTree, string>();
     for (const n of parallel) groups.set(n, md.accessGroup());

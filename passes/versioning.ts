@@ -53,6 +53,10 @@ export const ompDynamicOption: PassOption = {
   name: 'omp-dynamic',
   description: 'with --parallel, a parallel loop whose iterations change from run to run and differ in work (a wavefront of time tiles, a triangle\'s rows in a block of rows) claims its iterations one at a time (an atomic counter) instead of a static zigzag (default true)',
 };
+export const ompBlockInterchangedOption: PassOption = {
+  name: 'omp-block-interchanged',
+  description: 'with --parallel, run an interchanged nest whose outer loop carries nothing in blocks of 64 of that loop, the blocks on the threads (transform/interchange.ts, blockOuterLoops; constant sizes, inside loops that carry a dependence; default false: on one thread its blocks cost PolyBench gramschmidt 29% more instructions)',
+};
 export const parallelMinWorkOption: PassOption = {
   name: 'parallel-min-work',
   description: 'statement instances per thread (estimated at run time from the iteration domains) below which a parallel loop runs serially (default 100000)',
@@ -160,7 +164,7 @@ export const versioningPass: ModulePass = {
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
     maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
-    parallelOption, parallelMinWorkOption, ompPrivatizeOption, ompDynamicOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
+    parallelOption, parallelMinWorkOption, ompPrivatizeOption, ompDynamicOption, ompBlockInterchangedOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
@@ -176,6 +180,7 @@ export const versioningPass: ModulePass = {
       parallelMinWork: nonNegativeIntegerOption(ctx, parallelMinWorkOption, 100_000),
       privatize: booleanOption(ctx, ompPrivatizeOption, true),
       dynamic: booleanOption(ctx, ompDynamicOption, true),
+      blockInterchanged: booleanOption(ctx, ompBlockInterchangedOption, false),
       schedule: scheduleSettingsFrom(ctx, module),
     };
     const hooks = hooksFor(ctx, o);

@@ -42,6 +42,16 @@
 // different nests, or one under a nest and one outside, differ at or before t[a] already,
 // so the rewrite keeps their order. Whatever the schedule, the new order is taken only where
 // it keeps every conflicting pair's order (`brokenOrder`).
+//
+// With --parallel, an interchanged L that carries nothing leaves a parallel loop only inside
+// the turned one, where a thread gets one iteration of work (PolyBench gramschmidt: the columns
+// j inside each walk down the rows). `blockOuterLoops` strip-mines L instead: its counter's
+// block floor(i / size) goes right after L's constant, before everything the interchange put
+// there, so each block runs the interchanged nest over its own iterations of L,
+//   [.., cL, m, j, m, i, q, ..]  ->  [.., cL, floor(i / size), m, j, m, i, q, ..],
+// and the block loop runs on threads (codegen/versioning.ts). Two instances in one block keep
+// the interchanged order; in two blocks they are in two iterations of L, which carries nothing
+// and whose blocks run in L's order on one thread (and `brokenOrder` checks it all the same).
 import { AffList, DimType, Set as IslSet, type Map as IslMap, type Space, type UnionMap } from 'isl-wasm';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 import { accessConflicts, wrapsAround } from '../polyhedral/dependences';
@@ -217,12 +227,61 @@ function rewrite(model: ScopModel, nests: readonly InterchangedNest[]): Map<Scop
   return out;
 }
 
-/** { [t0, ..] -> [t(pick[0]), ..] } on the time space `time`, 0 where `pick` says undefined. */
-function timeMap(time: Space, pick: readonly (number | undefined)[]): UnionMap {
+/** Blocks of an outer loop fewer than this, at its most iterations, leave it as the interchange has it. */
+const fewBlocks = 8;
+
+/**
+ * With `--parallel`: `plan`'s order with the outer loop L of each nest that carries nothing
+ * strip-mined by `size`, its blocks outside everything L runs (see the head of this file), where
+ * `wanted(L)` says so.
+ * [params] -> { Stmt_S[i..] -> [..] } over every statement (one more time dimension: the block
+ * right after L's constant, a 0 at the end of the others), or undefined when no nest qualifies.
+ */
+export function blockOuterLoops(model: ScopModel, plan: InterchangePlan, size: number, wanted: (outer: ScopLoop) => boolean): { schedule: UnionMap; nests: readonly InterchangedNest[] } | undefined {
+  const parallel = new Set(model.dependences.parallelLoops);
+  // L's most iterations, at constant sizes only: fewer than `fewBlocks` blocks cannot be shared
+  // out evenly (PolyBench doitgen's 160 p would be 64, 64 and 32 on two threads), and where the
+  // loops inside L may run on threads already (doitgen's kernel, at parametric sizes) blocks of
+  // unknown count are no better.
+  const iterations = (n: InterchangedNest): number => {
+    if (model.context.dim(DimType.param) > 0) return 0;
+    const d = n.outer.depth - 1;
+    const most = n.statements.map((st) => st.domain.intersectParams(model.context).dimMaxVal(d));
+    return most.every((v) => v.isInt()) ? Math.max(...most.map((v) => v.getNumSi())) + 1 : 0;
+  };
+  const candidates = plan.nests.filter((n) => parallel.has(n.outer) && wanted(n.outer) && iterations(n) >= fewBlocks * size);
+  if (candidates.length === 0 || plan.schedule === undefined) return undefined;
+  const width = 2 * model.depth + 1;
+  const range = (from: number, to: number): number[] => Array.from({ length: Math.max(to - from, 0) }, (_, k) => from + k);
+  const timed = (st: ScopStatementModel, nest: InterchangedNest | undefined): IslMap => {
+    // [params] -> { Stmt_S[..] -> [t'..] }: the statement's interchanged time (width + 1 dimensions)
+    const moved = plan.moved.get(st) ?? plan.schedule!.intersectDomain(st.domain.toUnionSet()).getMapList().getAt(0);
+    if (!nest) return moved.applyRange(timeMap(moved.getSpace().range(), [...range(0, width + 1), undefined], size).asMap());
+    const a = 2 * nest.outer.depth - 2;
+    const inner = st.loops[nest.outer.depth];
+    // Where the interchange put L's counter: after the inner loop's constant, counter and constant, or after the statement's position.
+    const counter = inner !== undefined && nest.inners.includes(inner) ? a + 4 : a + 2;
+    return moved.applyRange(timeMap(moved.getSpace().range(), [...range(0, a + 1), { block: counter }, ...range(a + 1, width + 1)], size).asMap());
+  };
+  const blocked = (nests: readonly InterchangedNest[]): UnionMap => {
+    const nestOf = new Map(nests.flatMap((n) => n.statements.map((st) => [st, n] as const)));
+    return model.statements.map((st) => timed(st, nestOf.get(st)).toUnionMap()).reduce((x, y) => x.union(y));
+  };
+  // Each nest's blocks keep every conflicting pair's order (the outer loop carries nothing, so
+  // pairs in two blocks are in two iterations of it, which run in order on a thread); checked all the same.
+  const nests = candidates.filter((n) => brokenOrder(model, n.statements, blocked([n])) === undefined);
+  return nests.length === 0 ? undefined : { schedule: blocked(nests), nests };
+}
+
+/**
+ * { [t0, ..] -> [t(pick[0]), ..] } on the time space `time`, 0 where `pick` says undefined and
+ * floor(t[k] / blockSize) where it says `{ block: k }`.
+ */
+function timeMap(time: Space, pick: readonly (number | undefined | { block: number })[], blockSize = 1): UnionMap {
   const t = time.identityMultiAffOnDomain();
   const zero = time.zeroAffOnDomain();
   let list = AffList.alloc(time.ctx, pick.length);
-  for (const k of pick) list = list.add(k === undefined ? zero : t.getAt(k));
+  for (const k of pick) list = list.add(k === undefined ? zero : typeof k === 'number' ? t.getAt(k) : t.getAt(k.block).scaleDownVal(time.ctx.val(blockSize)).floor());
   return mapOf(time.addUnnamedTupleUi(pick.length).multiAff(list));
 }
 

@@ -28,7 +28,7 @@
 // innermost loop would walk more accesses across rows than in the base order, when a statement
 // whose innermost loop carried nothing would get one that may, when isl skewed a band (stencils
 // are time-tiled before isl's scheduler runs: transform/time-tiling.ts), and when the new schedule tiles nothing and walks no fewer rows.
-import { AstLoopType, type AstNodeTree, DimType, IslError, IslQuotaError, type MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, Space, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
+import { AstLoopType, type AstNodeTree, DimType, IslError, IslQuotaError, MultiUnionPwAff, Schedule, ScheduleConstraints, ScheduleNodeType, type ScheduleNode, Set as IslSet, Space, UnionMap, type UnionSet, UnionSetList } from 'isl-wasm';
 import { stepAlong, stride } from './interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { columnWalkTileSizes } from './column-walk-tiles';
@@ -209,7 +209,7 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
     if (skewed) return kept('the original order is kept: isl skewed a band (no time tiling yet)', computed.toStr());
 
     const matmul: MatmulInfo[] = [];
-    const schedule = build(model, plan, domains, o, tiled, matmul);
+    const schedule = build(model, plan, domains, o, tiled, matmul, o.threads ? threadDependences(model) : undefined);
     const tree = schedule.toStr();
     if (tiled.length === 0 && newAcross >= baseAcross) {
       return kept(o.tile ? "the original order is kept: isl's schedule has no band to tile and walks no fewer rows" : "the original order is kept: isl's schedule walks no fewer rows (tiling off)", tree);
@@ -248,6 +248,36 @@ export function orderedDependences(model: ScopModel): UnionMap {
   let all = d.raw.array.union(d.raw.scalar);
   for (const pair of [d.war, d.waw]) all = all.union(pair.array).union(pair.scalar);
   return all.intersectDomain(model.domains).intersectRange(model.domains).intersectParams(model.assumedContext).coalesce();
+}
+
+/**
+ * [params] -> { S[..] -> T[..] }: what a loop on threads must not carry: RAW, WAR and WAW of
+ * arrays and the scalars' flow. A scalar's write-after-read and write-after-write vanish once
+ * each thread has its own slot (codegen/parallel-loop.ts gives every slot the loop writes one
+ * per thread, and keeps serial a loop whose written slot is also used outside it), as for the
+ * model's `parallelLoops` (polyhedral/dependences.ts). isl's coincidence is computed on the
+ * ordered dependences, scalars' WAR and WAW included: a sum kept in one scalar per (i, j)
+ * (PolyBench symm's `temp2`) made j not coincident although it carries nothing.
+ */
+export function threadDependences(model: ScopModel): UnionMap {
+  const d = model.dependences;
+  return d.raw.array.union(d.raw.scalar).union(d.war.array).union(d.waw.array).intersectDomain(model.domains).intersectRange(model.domains).intersectParams(model.assumedContext).coalesce();
+}
+
+/**
+ * Per member of the band at `node`, whether its loop may run on threads: isl's coincidence, or
+ * (with `deps`, threadDependences) distance zero on every pair of `deps` whose two instances
+ * reach the node with one value of the outer bands (the band's own members are not compared:
+ * the member stays parallel wherever the band's members are permuted or tiled).
+ */
+function threadCoincident(node: ScheduleNode, coincident: readonly boolean[], deps: UnionMap | undefined): boolean[] {
+  if (deps === undefined || coincident.every((c) => c)) return [...coincident];
+  // { S[..] -> [outer bands] } over the instances that reach the node
+  const prefix = node.getPrefixScheduleUnionMap();
+  // { S[..] -> T[..] }: the pairs under the node that the outer bands leave in one iteration
+  const here = deps.intersect(prefix.applyRange(prefix.reverse()));
+  const band = node.bandGetPartialSchedule();
+  return coincident.map((c, m) => c || here.isSubset(here.eqAtMultiUnionPwAff(MultiUnionPwAff.fromUnionPwAff(band.getAt(m)))));
 }
 
 /** The schedule tree below a domain node as plain data; NotScheduled for nodes isl's scheduler does not make. */
@@ -352,7 +382,7 @@ function permute(model: ScopModel, p: Extract<Plan, { kind: 'band' }>, statement
 }
 
 /** The tree of `plan` on `domains`, its permutable bands of two members or more tiled, a mark above every member. */
-function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptions, tiled: TiledBand[], matmul: MatmulInfo[]): Schedule {
+function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptions, tiled: TiledBand[], matmul: MatmulInfo[], threadDeps: UnionMap | undefined): Schedule {
   const ctx = model.ctx;
   const mark = (node: ScheduleNode, name: string): ScheduleNode => node.insertMark(ctx.id(name)).child(0);
   /** Splits the band at `node` into one band per member, each under its mark; returns the node below the last. */
@@ -380,6 +410,8 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
       p.coincident.forEach((c, k) => {
         node = node.bandMemberSetCoincident(k, c ? 1 : 0);
       });
+      // The marks: isl's coincidence, and with --parallel also members that carry only scalars' WAR and WAW.
+      const parallel = threadCoincident(node, p.coincident, threadDeps);
       const n = p.mupa.size();
       const statements = model.statements.filter((s) => !p.mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
       if (o.tile && p.permutable && n >= 2 && reused(model, statements, p.mupa)) {
@@ -387,22 +419,22 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
         tiled.push({ statements: statements.map((s) => s.name), ...sizes });
         node = node.bandTile(ctx.multiVal(node.bandGetSpace(), sizes.sizes));
         // Tile loops: a coincident member's tile loop is parallel too, but only the point loops are vectorized.
-        node = splitMarked(node, byCoincidence(p.coincident, parallelTileMark));
+        node = splitMarked(node, byCoincidence(parallel, parallelTileMark));
         const jam = o.registerTile ? jammed(model, statements, p.mupa) : [];
         if (jam.some((j) => j)) {
           // Register tiling: the jammed members strip-mined by `jamFactor` again; the strips of
           // the iterations where all their copies run (isolated) are unrolled inside the innermost loop.
           const factors = jam.map((j) => (j ? jamFactor : 1));
           node = node.bandTile(ctx.multiVal(node.bandGetSpace(), factors));
-          node = splitMarked(node, byCoincidence(p.coincident, parallelPointMark));
+          node = splitMarked(node, byCoincidence(parallel, parallelPointMark));
           node = node.bandSetAstBuildOptions(isolateFullStrips(model, node, factors));
           tiled[tiled.length - 1] = { ...tiled[tiled.length - 1]!, jammed: factors };
           return grow(node.child(0), p.child);
         }
-        node = splitMarked(node, byCoincidence(p.coincident, parallelPointMark));
+        node = splitMarked(node, byCoincidence(parallel, parallelPointMark));
         return grow(node, p.child);
       }
-      node = splitMarked(node, byCoincidence(p.coincident, parallelMark));
+      node = splitMarked(node, byCoincidence(parallel, parallelMark));
       return grow(node, p.child);
     }
     // A sequence or set: each child below its filter, then back up to the sequence's parent.
