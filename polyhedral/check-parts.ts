@@ -183,6 +183,9 @@ class PartsCache implements CheckPartsCache {
   }
 
   private make(model: ScopModel): { ok: CheckedParts } | { error: unknown } {
+    // What accessRange would find with isl, known without it.
+    const unbounded = unboundedAliasedArray(model);
+    if (unbounded) return { error: new CheckTooLargeError(unbounded) };
     const isl = model.ctx;
     try {
       return {
