@@ -22,7 +22,7 @@ import type { ScalarEvolution } from '../analysis/scalar-evolution';
 import type { ScopLoop } from '../analysis/scop-detection-types';
 import { ScevKind, type ScevLoop } from '../analysis/scev';
 import type { ScopArray, ScopModel, ScopStatementModel } from '../polyhedral/model';
-import { checkParts, CheckTooLargeError, unboundedAliasedArray, type CheckPart } from '../polyhedral/check-parts';
+import { CheckTooLargeError, unboundedAliasedArray, type CheckedParts, type CheckPart } from '../polyhedral/check-parts';
 import { blockOuterLoops, nestLabel, type InterchangedNest, type InterchangePlan } from '../transform/interchange';
 import { rowScopes, splitRowAddress } from './matmul-rows';
 import { fenceRowStore, jamScopes, type JammedRow } from './row-jam';
@@ -180,9 +180,24 @@ export interface VersioningHooks {
    * refusals are behind and the SCoP's budget is not spent.
    */
   plans(model: ScopModel): { interchange: InterchangePlan | undefined; decision: ScheduleDecision | undefined };
+  /**
+   * `model`'s run-time check parts (polyhedral/check-parts.ts), made once per model under the
+   * SCoP's budget and `maxOperations` (step `check and AST`); throws what isl or the check threw.
+   */
+  checkParts(model: ScopModel): CheckedParts;
   /** The decision without the matmul path at parametric sizes (its AST may run over the quota where the generic tiling's does not). */
   genericPlan?(model: ScopModel, interchange: InterchangePlan | undefined): ScheduleDecision | undefined;
   debug(fields: Record<string, unknown>, message: string): void;
+}
+
+/** What a failure of the check or the AST makes of the SCoP: `NotVersioned` with why (any other error as it is). */
+function notVersionedBy(e: unknown, model: ScopModel, o: VersioningOptions): unknown {
+  if (e instanceof IslError && model.budget.exhaustedBy) return new NotVersioned(model.budget.reason());
+  if (e instanceof IslQuotaError) return new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);
+  if (e instanceof CheckTooLargeError) return new NotVersioned(e.message);
+  if (e instanceof IslError) return new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
+  if (e instanceof UnsupportedCodeError) return new NotVersioned(e.message);
+  return e;
 }
 
 /**
@@ -202,7 +217,14 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   // Cheap rejection first: no check can cover an over-approximated aliased array, so spend nothing on the plan and the check.
   const unbounded = unboundedAliasedArray(model);
   if (unbounded) throw new NotVersioned(unbounded);
-  let parts: CheckPart[];
+  // The check's parts before any plan: a check isl gives up on leaves no fast path, whatever the plans.
+  let checked: CheckedParts;
+  try {
+    checked = hooks.checkParts(model);
+  } catch (e) {
+    throw notVersionedBy(e, model, o);
+  }
+  let parts: readonly CheckPart[];
   let ast: AstNodeTree;
   let mapped: Map<ScopStatementModel, MappedAccessPlan[]>;
   let rolled: RerolledLoop[];
@@ -228,10 +250,11 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   // generic tiling, which runs faster than the path's partial micro-tiles do there.
   const matmulProducts = decision?.schedule && model.context.dim(DimType.param) === 0 ? decision.matmul.length : 0;
   const optimizedQuota = o.maxOperations > 0 && matmulProducts > 1 ? o.maxOperations * matmulProducts : o.maxOperations;
+  // The AST gets what the check's parts left of the quota, as when both were made in one run.
   const runCheckAndAst = (optimized: ScheduleDecision['schedule'], oneThread?: ScheduleDecision['oneThreadSchedule'], quota = o.maxOperations) =>
-    model.budget.run(isl, 'check and AST', quota, () =>
+    model.budget.run(isl, 'check and AST', quota > 0 ? Math.max(quota - checked.operations, 1) : 0, () =>
       isl.scope(() => {
-        const p = checkParts(model, { maxAliasPairs: o.maxAliasPairs });
+        const p = checked.parts;
         const plans = planMappedAccesses(model);
         // The interchanged nests' statements stay unrolled.
         const interchanged = new Set(interchange?.nests.flatMap((n) => n.statements));
@@ -283,12 +306,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
       [parts, ast, mapped, rolled, extents] = built ?? runCheckAndAst(undefined);
     }
   } catch (e) {
-    if (e instanceof IslError && model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
-    if (e instanceof IslQuotaError) throw new NotVersioned(`isl exceeded its quota of ${o.maxOperations} operations for the check and the AST (--codegen-max-operations)`);
-    if (e instanceof CheckTooLargeError) throw new NotVersioned(e.message);
-    if (e instanceof IslError) throw new NotVersioned(`isl failed on the check or the AST: ${e.message}`);
-    if (e instanceof UnsupportedCodeError) throw new NotVersioned(e.message);
-    throw e;
+    throw notVersionedBy(e, model, o);
   } finally {
     decision?.schedule?.dispose();
     decision?.oneThreadSchedule?.dispose();

@@ -7,6 +7,7 @@ import type { InterchangePlan } from '../transform/interchange';
 import { type InterchangePlans, interchangePlanAnalysis } from '../transform/interchange-plans';
 import type { FunctionScopModels, ScopAccess, ScopModel } from '../polyhedral/model';
 import { isMappedAccess } from '../codegen/mapped-accesses';
+import { CheckTooLargeError } from '../polyhedral/check-parts';
 import { appliedDelicm, delicmFor } from './delicm';
 import type { AnalysisKey, PassContext } from './pass';
 import { modelAnalysisFrom } from './scop-passes';
@@ -19,6 +20,15 @@ export interface SourceOptions {
   readonly maxOperations: number;
   /** The schedule optimizer's settings (versioning's): DeLICM's model where only its forwarding lets a nest be tiled. */
   readonly schedule?: ScheduleSettings;
+  /**
+   * Versioning's: a model's run-time check parts (polyhedral/check-parts.ts, made once per model).
+   * The plain model's is made before any probe: where isl gives up on it, the plain model is the
+   * source, with no probe (nussinov's kernel: the row jam's dataflow, 1M operations, then a check
+   * past its quota). A probe could have picked DeLICM's model, whose check is another: of the
+   * 30 PolyBench kernels' SCoPs, only nussinov's fails on the plain model, and it kept no fast
+   * path before either.
+   */
+  readonly checkParts?: (model: ScopModel) => unknown;
 }
 
 /** A SCoP's model to generate from (DeLICM's when it applies) and the model of the code as it is. */
@@ -50,6 +60,14 @@ export function scopSources(ctx: PassContext, fn: IrFunction, analysis: Analysis
 /** The plain model `m`, or DeLICM's for an interchange that only scalars block (also what `print<interchange>` shows). */
 export function sourceFor(ctx: PassContext, m: ScopModel, o: SourceOptions): ScopSource {
   const plain: ScopSource = { model: m, original: m, from: 'model' };
+  if (o.checkParts && !m.budget.exhaustedBy) {
+    try {
+      o.checkParts(m);
+    } catch (e) {
+      if (e instanceof IslError || e instanceof CheckTooLargeError) return plain;
+      throw e;
+    }
+  }
   if (o.schedule) {
     const planFor = (model: ScopModel) => (o.interchange && !model.budget.exhaustedBy ? interchangePlansFor(ctx, model, o.maxOperations).planFor(model) : undefined);
     const tiled = delicmForTiling(ctx, m, o.schedule, planFor);

@@ -12,6 +12,7 @@ import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
 import { scopDetectionAnalysis } from '../analysis/scop-detection';
 import { islSpending } from '../polyhedral/budget';
 import type { FunctionScopModels, ScopModel } from '../polyhedral/model';
+import { checkPartsAnalysis, type CheckedParts } from '../polyhedral/check-parts';
 import { NotVersioned, versionScop, type VersionedScop, type VersioningHooks, type VersioningOptions } from '../codegen/versioning';
 import { StaleModelError } from '../codegen/dominance';
 import { RtcStats } from '../codegen/check-stats';
@@ -76,6 +77,8 @@ interface PassOptions extends VersioningOptions {
   readonly interchange: boolean;
   /** The schedule optimizer's settings; undefined with --schedule=false. */
   readonly schedule: ScheduleSettings | undefined;
+  /** A model's check parts, made once (scop-sources.ts asks for the plain model's before its probes). */
+  readonly checkParts: (model: ScopModel) => CheckedParts;
 }
 
 /** The plans the rewrite asks for, made by this pass's analyses, and its log. */
@@ -86,6 +89,7 @@ function hooksFor(ctx: PassContext, o: PassOptions): VersioningHooks {
       if (model.budget.exhaustedBy) throw new NotVersioned(model.budget.reason());
       return { interchange, decision: o.schedule ? scheduleDecision(model, interchange, o.schedule) : undefined };
     },
+    checkParts: o.checkParts,
     genericPlan: (model, interchange) => (o.schedule ? scheduleDecision(model, interchange, { ...o.schedule, matmulParametric: false }) : undefined),
     debug: (fields, message) => ctx.log.debug(fields, message),
   };
@@ -169,9 +173,13 @@ export const versioningPass: ModulePass = {
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
     const wantStats = booleanOption(ctx, rtcStatsOption, false);
+    const maxOperations = codegenMaxOperationsFrom(ctx);
+    const maxAliasPairs = nonNegativeIntegerOption(ctx, maxAliasPairsOption, 32);
+    const checks = checkPartsAnalysis(analysis, { maxOperations, maxAliasPairs });
     const o: PassOptions = {
-      maxOperations: codegenMaxOperationsFrom(ctx),
-      maxAliasPairs: nonNegativeIntegerOption(ctx, maxAliasPairsOption, 32),
+      maxOperations,
+      maxAliasPairs,
+      checkParts: (model) => ctx.am.get(checks, model.function).partsFor(model),
       stats: wantStats ? new RtcStats(module) : undefined,
       reroll: booleanOption(ctx, rerollOption, true),
       checkFunctions: booleanOption(ctx, rtcCheckFunctionsOption, false),

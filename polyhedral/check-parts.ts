@@ -11,9 +11,10 @@
 //   assumption  each of the model's assumptions (no-wrap, unsigned, loop-bound, in-bounds,
 //               delinearization), as isl gives it back with `isl_ast_build_expr_from_set`.
 import { AstBuild, IslError, IslQuotaError, readAstExpr, type AstExprTree, type PwMultiAff } from 'isl-wasm';
+import type { AnalysisKey } from '../analysis/analysis-manager';
 import type { Value } from '../ir';
 import { accessedElements, lmadOf, strideTest, type Lmad, type StrideTest } from './lmad';
-import type { ScopArray, ScopModel } from './model';
+import type { FunctionScopModels, ScopArray, ScopModel } from './model';
 
 export interface AccessRange {
   readonly array: ScopArray;
@@ -129,6 +130,76 @@ export function checkParts(model: ScopModel, options: CheckPartsOptions): CheckP
   }
   parts.push({ kind: 'product-range', c: productRangeC(model) });
   return parts;
+}
+
+/** A model's check parts, and the isl operations of the `check and AST` step they cost. */
+export interface CheckedParts {
+  readonly parts: readonly CheckPart[];
+  readonly operations: number;
+}
+
+/** The check parts of one function's models (plain and DeLICM's), each made once. */
+export interface CheckPartsCache {
+  /**
+   * `model`'s parts, made on first request under the SCoP's budget (step `check and AST`,
+   * at most `maxOperations`); what isl or the check threw then (the quota run out,
+   * CheckTooLargeError) is thrown again at each request.
+   */
+  partsFor(model: ScopModel): CheckedParts;
+}
+
+/**
+ * The check parts of the models `models` gives (and of DeLICM's models made from them). Plain
+ * data (AST expressions, LMADs), so nothing to free; dropped with the models. Versioning asks
+ * for the plain model's before the probes that choose which model to generate from: where that
+ * check runs out of its quota, no probe's work can be used (nussinov's kernel: the row jam's
+ * dataflow, 1M operations, then the check's 1M), and where it does not, versioning reads the
+ * same parts again instead of making them twice.
+ */
+export function checkPartsAnalysis(models: AnalysisKey<FunctionScopModels>, options: CheckPartsOptions & { readonly maxOperations: number }): AnalysisKey<CheckPartsCache> {
+  return {
+    name: `check-parts(${models.name},max-ops=${options.maxOperations},max-pairs=${options.maxAliasPairs})`,
+    compute: (fn, am) => {
+      // Read so that the parts go stale with the models they describe.
+      am.get(models, fn);
+      return new PartsCache(options);
+    },
+  };
+}
+
+class PartsCache implements CheckPartsCache {
+  private readonly made = new Map<ScopModel, { ok: CheckedParts } | { error: unknown }>();
+
+  constructor(private readonly options: CheckPartsOptions & { readonly maxOperations: number }) {}
+
+  partsFor(model: ScopModel): CheckedParts {
+    let r = this.made.get(model);
+    if (!r) {
+      r = this.make(model);
+      this.made.set(model, r);
+    }
+    if ('error' in r) throw r.error;
+    return r.ok;
+  }
+
+  private make(model: ScopModel): { ok: CheckedParts } | { error: unknown } {
+    // What accessRange would find with isl, known without it.
+    const unbounded = unboundedAliasedArray(model);
+    if (unbounded) return { error: new CheckTooLargeError(unbounded) };
+    const isl = model.ctx;
+    try {
+      return {
+        ok: model.budget.run(isl, 'check and AST', this.options.maxOperations, () => {
+          const start = isl.operations;
+          const parts = isl.scope(() => checkParts(model, this.options));
+          return { parts, operations: isl.operations - start };
+        }),
+      };
+    } catch (e) {
+      if (e instanceof IslError || e instanceof CheckTooLargeError) return { error: e };
+      throw e;
+    }
+  }
 }
 
 /** `-2^63 <= n1 * n2 && n1 * n2 <= 2^63` for every partial product the check takes with a guard. */
