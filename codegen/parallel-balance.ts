@@ -14,7 +14,7 @@
 // the loop, the statement instances below it, a loop whose body's shape does not move with its
 // iterator counted once and multiplied by its trip count. A budget of evaluated nodes bounds it.
 import type { AstExprTree, AstNodeTree } from 'isl-wasm';
-import { parallelBound, shapedBy, shareOf, type Share } from './ast-to-ir';
+import { mentions, parallelBound, shapedBy, shareOf, type Share } from './ast-to-ir';
 
 type ForNode = Extract<AstNodeTree, { kind: 'for' }>;
 type Env = Map<string, bigint>;
@@ -213,12 +213,16 @@ const leastGain = 0.05;
  * iterations, at least `leastGain` fewer instances than the busiest thread of its own share
  * (each run of theirs below `minWork` per thread counted serial, as the run-time test runs it).
  * Undefined too where the count cannot be made (a bound that is not a constant at those
- * iterations, or over the budget).
+ * iterations, or over the budget) or would not stand for every run: the loop's own bounds use an
+ * enclosing loop's iterator (PolyBench symm's, whose first run is one iteration).
  */
 export function descendForBalance(
   loop: ForNode, enclosing: readonly ForNode[], threadable: (n: ForNode) => boolean, threads: number, minWork: number, dynamic: boolean,
 ): string | undefined {
   if (threads < 2) return undefined;
+  // A loop whose own bounds move with an enclosing loop (a wavefront's tiles, a triangle's row
+  // tiles below its blocks) runs other iterations at each run: the first run is no sample of them.
+  if (enclosing.some((l) => mentions(loop.init, iteratorName(l)) || mentions(loop.cond, iteratorName(l)))) return undefined;
   const count = new Count(threads, minWork, dynamic, threadable);
   const env: Env = new Map();
   try {
