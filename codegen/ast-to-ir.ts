@@ -239,7 +239,8 @@ export function parallelBound(node: ForNode): { upper: AstExprTree; strict: bool
   return { upper: rhs, strict: c.op === 'lt' };
 }
 
-function mentions(e: AstExprTree, name: string): boolean {
+/** Whether `e` uses the identifier `name`. */
+export function mentions(e: AstExprTree, name: string): boolean {
   if (e.kind === 'id') return e.name === name;
   if (e.kind === 'op') return e.args.some((a) => mentions(a, name));
   return false;

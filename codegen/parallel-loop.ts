@@ -28,6 +28,7 @@ import type { PackedOperand } from '../transform/matmul';
 import { AstExprEmitter } from './ast-expr';
 import { parallelBound, statementCalls, visitLoops, type ParallelLoopHooks, type ParallelRegion, type Share } from './ast-to-ir';
 import { privatizeRegion, type PrivateArray } from './privatize';
+import { descendForBalance } from './parallel-balance';
 
 const i32 = intType(32);
 const i64 = intType(64);
@@ -83,6 +84,8 @@ const fewIterations = 8;
  * The `for` nodes of `ast` to run in parallel: in `parallel`, of a shape whose trip count is
  * known before the loop, none inside another; the outermost such loop unless it runs once (a
  * team for one iteration is all cost), or fewer than `fewIterations` times and has another inside.
+ * With `work.threads`, a loop whose own share leaves its busiest thread more than the loops
+ * inside would, counted (`descendForBalance`), leaves the threads to them, the count in `work.small`.
  * With `work`, a loop whose every run has a constant amount of work (`constantRunWork`) below
  * what the run-time test asks of two threads is left out too, with the reason in `work.small`:
  * it would always run serially, through its outlined function and the runtime's queries at every
@@ -91,7 +94,11 @@ const fewIterations = 8;
  */
 export function parallelCandidates(
   ast: AstNodeTree, parallel: ReadonlySet<AstNodeTree>,
-  work?: { extents: ReadonlyMap<string, readonly AstExprTree[]>; minWork: number; small: Map<ForNode, string> },
+  work?: {
+    extents: ReadonlyMap<string, readonly AstExprTree[]>; minWork: number; small: Map<ForNode, string>;
+    /** --parallel-balance-threads and --omp-dynamic: the threads the shares are counted for (codegen/parallel-balance.ts), none: not counted. */
+    threads?: number; dynamic?: boolean;
+  },
 ): Set<ForNode> {
   const out = new Set<ForNode>();
   const threadable = (n: AstNodeTree): boolean => n.kind === 'for' && parallel.has(n) && parallelBound(n) !== undefined;
@@ -99,6 +106,12 @@ export function parallelCandidates(
     if (!threadable(n)) return true;
     const trips = constantTrips(n);
     if (trips !== undefined && (trips < 2 || (trips < fewIterations && someLoop(n.body, threadable)))) return true;
+    // Unequal or few iterations: the loops inside may share out better (codegen/parallel-balance.ts).
+    const uneven = work?.threads !== undefined && someLoop(n.body, threadable) ? descendForBalance(n, enclosing, threadable, work.threads, work.minWork, work.dynamic ?? true) : undefined;
+    if (uneven) {
+      work!.small.set(n, uneven);
+      return true;
+    }
     const constant = work ? constantRunWork(n, enclosing, work.extents) : undefined;
     if (work && constant !== undefined && constant < 2 * work.minWork) {
       work.small.set(n, `${constant} statement instances a run, below --parallel-min-work on two threads (${2 * work.minWork})`);

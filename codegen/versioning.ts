@@ -170,6 +170,8 @@ export interface VersioningOptions {
   readonly dynamic?: boolean;
   /** --omp-block-interchanged: interchanged nests whose outer loop carries nothing run in blocks of it on the threads (transform/interchange.ts, blockOuterLoops). */
   readonly blockInterchanged?: boolean;
+  /** --parallel-balance-threads: the threads a parallel loop's share is counted for against the loops inside it (codegen/parallel-balance.ts); undefined: not counted. */
+  readonly parallelBalanceThreads?: number;
 }
 
 /** What the pass gives the rewrite besides the model: the plans it asks for, and its log. */
@@ -416,7 +418,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const privateArrays = new Map([...privatizable].flatMap(([n, p]) => ('arrays' in p ? [[n, p.arrays] as const] : [])));
     const small = new Map<Extract<AstNodeTree, { kind: 'for' }>, string>();
     const candidates = o.parallel
-      ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()]), { extents, minWork: o.parallelMinWork, small })
+      ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()]), { extents, minWork: o.parallelMinWork, small, threads: o.parallelBalanceThreads, dynamic: o.dynamic ?? true })
       : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
     const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays, o.dynamic ?? true);
     let oneThread: Value | undefined;

@@ -7,6 +7,7 @@
 // why, when: isl exceeds its operations quota; the check would compare too many pairs or an
 // accessed range has no bound; a value computed in the SCoP is used after it without a write
 // the model knows; the statements hold code the generator cannot copy.
+import * as os from 'node:os';
 import { successors, type BasicBlock, type IrFunction, type Module } from '../ir';
 import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
 import { scopDetectionAnalysis } from '../analysis/scop-detection';
@@ -57,6 +58,10 @@ export const ompDynamicOption: PassOption = {
 export const ompBlockInterchangedOption: PassOption = {
   name: 'omp-block-interchanged',
   description: 'with --parallel, run an interchanged nest whose outer loop carries nothing in blocks of 64 of that loop, the blocks on the threads (transform/interchange.ts, blockOuterLoops; constant sizes, inside loops that carry a dependence; default false: on one thread its blocks cost PolyBench gramschmidt 29% more instructions)',
+};
+export const parallelBalanceThreadsOption: PassOption = {
+  name: 'parallel-balance-threads',
+  description: 'with --parallel, the threads a parallel loop with unequal or few iterations is counted for: where its share leaves the busiest thread more statement instances than the parallel loops inside it would (constant sizes; a triangle\'s blocks of rows), those run on the threads instead (codegen/parallel-balance.ts; default: this machine\'s CPUs; 1: not counted)',
 };
 export const parallelMinWorkOption: PassOption = {
   name: 'parallel-min-work',
@@ -168,7 +173,7 @@ export const versioningPass: ModulePass = {
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
     maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
-    parallelOption, parallelMinWorkOption, ompPrivatizeOption, ompDynamicOption, ompBlockInterchangedOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
+    parallelOption, parallelMinWorkOption, parallelBalanceThreadsOption, ompPrivatizeOption, ompDynamicOption, ompBlockInterchangedOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
@@ -189,6 +194,7 @@ export const versioningPass: ModulePass = {
       privatize: booleanOption(ctx, ompPrivatizeOption, true),
       dynamic: booleanOption(ctx, ompDynamicOption, true),
       blockInterchanged: booleanOption(ctx, ompBlockInterchangedOption, false),
+      parallelBalanceThreads: nonNegativeIntegerOption(ctx, parallelBalanceThreadsOption, os.availableParallelism()),
       schedule: scheduleSettingsFrom(ctx, module),
     };
     const hooks = hooksFor(ctx, o);
