@@ -19,6 +19,7 @@ import { keepDecision, keepTimeTiled, scheduleDecision, scheduleQuota, timeTiled
 import { notStencilShaped } from '../transform/time-tiling';
 import { noNest } from '../transform/schedule-filter';
 import { NestRefused, noRowJamNestByLoops, rowJam, rowJamShape } from '../transform/row-jam';
+import { hasScalars, rightLookingNest } from '../transform/right-looking';
 
 /**
  * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
@@ -58,6 +59,8 @@ export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSetti
   if (stencil) return stencil;
   const jammed = delicmForRowJam(ctx, m, s);
   if (jammed) return jammed;
+  const right = delicmForRightLooking(ctx, m, s, planFor);
+  if (right) return right;
   // Forwarding changes no loop: without a statement in two loops, no model has a band to tile.
   if (!s.tile || m.budget.exhaustedBy || (s.shortcuts && noNest(m)) || !hoistedOutOfLoops(m)) return undefined;
   const r = delicmFor(ctx, m, s.shortcuts);
@@ -145,4 +148,35 @@ function forwardingCannotMakeAStencil(m: ScopModel): boolean {
   const looped = m.statements.filter((st) => st.loops.length > 0);
   if (Math.max(...looped.map((st) => st.loops.length - 1)) < 2) return true;
   return !m.dependences.carriesFlow(looped[0]!.loops[0]!);
+}
+
+/**
+ * DeLICM's model of `m`, with every scalar mapped, when the right-looking order takes it
+ * (transform/right-looking.ts): -O3 keeps lu's sums in PHIs, one location for every row, so no
+ * order but the rows' own is legal on the plain model; mapped onto the elements they update, the
+ * reduction loop can run outermost. The decision is kept for versioning's ask. Else undefined.
+ */
+function delicmForRightLooking(ctx: PassContext, m: ScopModel, s: ScheduleSettings, planFor: (model: ScopModel) => InterchangePlan | undefined): ScopModel | undefined {
+  if (!s.rightLooking || m.budget.exhaustedBy || !hasScalars(m)) return undefined;
+  try {
+    if (m.budget.run(m.ctx, 'schedule', scheduleQuota(m, s), () => rightLookingNest(m)) !== undefined) return undefined;
+    const r = delicmFor(ctx, m, s.shortcuts);
+    if (r.unchanged !== undefined || r.model.budget.exhaustedBy || hasScalars(r.model)) return undefined;
+    const plan = planFor(r.model);
+    const d = scheduleDecision(r.model, plan, s);
+    if (d.schedule !== undefined && d.rightLooking !== undefined) {
+      if (s.shortcuts) keepDecision(r.model, plan, d);
+      else {
+        d.schedule.dispose();
+        d.oneThreadSchedule?.dispose();
+      }
+      return r.model;
+    }
+    d.schedule?.dispose();
+    d.oneThreadSchedule?.dispose();
+    return undefined;
+  } catch (e) {
+    if (e instanceof IslError) return undefined;
+    throw e;
+  }
 }
