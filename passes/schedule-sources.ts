@@ -15,11 +15,11 @@ import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel } from '../polyhedral/model';
 import { delicmFor } from './delicm';
 import type { PassContext } from './pass';
-import { keepDecision, keepTimeTiled, scheduleDecision, scheduleQuota, timeTiled, type ScheduleSettings } from './schedule';
+import { innermostDim, keepDecision, keepTimeTiled, scheduleDecision, scheduleQuota, timeTiled, type ScheduleSettings } from './schedule';
 import { notStencilShaped } from '../transform/time-tiling';
 import { noNest } from '../transform/schedule-filter';
 import { NestRefused, noRowJamNestByLoops, rowJam, rowJamShape } from '../transform/row-jam';
-import { hasScalars, rightLookingNest } from '../transform/right-looking';
+import { hasScalars, noPlaceOnArrays, rightLooking, rightLookingMaxOperations, rightLookingNest, rightLookingShape } from '../transform/right-looking';
 
 /**
  * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
@@ -159,22 +159,20 @@ function forwardingCannotMakeAStencil(m: ScopModel): boolean {
 function delicmForRightLooking(ctx: PassContext, m: ScopModel, s: ScheduleSettings, planFor: (model: ScopModel) => InterchangePlan | undefined): ScopModel | undefined {
   if (!s.rightLooking || m.budget.exhaustedBy || !hasScalars(m)) return undefined;
   try {
-    if (m.budget.run(m.ctx, 'schedule', scheduleQuota(m, s), () => rightLookingNest(m)) !== undefined) return undefined;
+    // The loops and the plain model's array dependences first: DeLICM costs more.
+    const quota = Math.min(scheduleQuota(m, s), rightLookingMaxOperations);
+    if (m.budget.run(m.ctx, 'schedule', quota, () => rightLookingNest(m) ?? noPlaceOnArrays(m)) !== undefined) return undefined;
     const r = delicmFor(ctx, m, s.shortcuts);
     if (r.unchanged !== undefined || r.model.budget.exhaustedBy || hasScalars(r.model)) return undefined;
+    if (rightLookingShape(r.model) !== undefined) return undefined;
+    // The order alone, not the whole optimizer: where it refuses, isl's scheduler on this model
+    // would only spend its quota again (adi: 1.3M operations) for a model not taken.
     const plan = planFor(r.model);
-    const d = scheduleDecision(r.model, plan, s);
-    if (d.schedule !== undefined && d.rightLooking !== undefined) {
-      if (s.shortcuts) keepDecision(r.model, plan, d);
-      else {
-        d.schedule.dispose();
-        d.oneThreadSchedule?.dispose();
-      }
-      return r.model;
-    }
-    d.schedule?.dispose();
-    d.oneThreadSchedule?.dispose();
-    return undefined;
+    const right = r.model.budget.run(r.model.ctx, 'schedule', Math.min(scheduleQuota(r.model, s), rightLookingMaxOperations), () => rightLooking(r.model, innermostDim(plan), s));
+    if (!('decision' in right)) return undefined;
+    if (s.shortcuts) keepDecision(r.model, plan, right.decision);
+    else right.decision.schedule?.dispose();
+    return r.model;
   } catch (e) {
     if (e instanceof IslError) return undefined;
     throw e;

@@ -3,6 +3,7 @@
 // permuted and tiled its bands, the tile sizes and why, and whether versioning takes it
 // (transform/schedule-optimizer.ts). The printer writes to stderr and changes nothing.
 import * as os from 'node:os';
+import { IslQuotaError } from 'isl-wasm';
 import { TsoptError } from '../ir/errors';
 import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
@@ -11,7 +12,7 @@ import { machineCaches, vectorBytesOf } from '../transform/tile-sizes';
 import { timeTile, type TimeTileOptions, type TimeTileResult } from '../transform/time-tiling';
 import { schedulerNotWorthIt } from '../transform/schedule-filter';
 import { rowJam, rowJamShape } from '../transform/row-jam';
-import { rightLooking, rightLookingShape } from '../transform/right-looking';
+import { rightLooking, rightLookingMaxOperations, rightLookingShape, type RightLookingResult } from '../transform/right-looking';
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { parallelOption } from './parallel-option';
@@ -216,7 +217,7 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
       const isl = (): ScheduleDecision => {
         // An LU-style nest's right-looking order, built from the model (transform/right-looking.ts):
         // isl's scheduler does not find it, and spends its quota trying.
-        const right = s.rightLooking && rightLookingShape(model) === undefined ? rightLooking(model, innermost, s) : undefined;
+        const right = s.rightLooking && rightLookingShape(model) === undefined ? rightLookingWithin(model, innermost, s) : undefined;
         if (right && 'decision' in right) return right.decision;
         if (right) return { ...plainIsl(), rightLookingRefused: right.refused };
         return plainIsl();
@@ -238,6 +239,20 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
     }),
   );
   return jamRefused !== undefined ? { ...d, rowJamRefused: jamRefused } : d;
+}
+
+/**
+ * The right-looking order of `model` within its own quota (`rightLookingMaxOperations`, nested in
+ * the schedule step), so that a nest it refuses late leaves isl's scheduler its quota; running
+ * out is a refusal.
+ */
+function rightLookingWithin(model: ScopModel, innermost: (st: ScopStatementModel) => number, s: ScheduleSettings): RightLookingResult {
+  try {
+    return model.budget.run(model.ctx, 'schedule', rightLookingMaxOperations, () => rightLooking(model, innermost, s));
+  } catch (e) {
+    if (e instanceof IslQuotaError) return { refused: `isl ran out of the right-looking order's quota (${rightLookingMaxOperations} operations)` };
+    throw e;
+  }
 }
 
 /**

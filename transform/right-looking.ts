@@ -28,21 +28,30 @@ import { decideOnPlan, orderedDependences, type ScheduleDecision, type ScheduleO
 import type { Plan } from './schedule-plan';
 import { lexLess } from './time-tiling';
 
+/**
+ * isl operations the right-looking order may spend on one model, within the schedule step: its
+ * whole attempt on PolyBench lu takes 0.10M, ludcmp 0.13M; a nest it refuses late (adi, doitgen)
+ * took up to 1.5M, which isl's scheduler then lacked or the compile paid for nothing.
+ */
+export const rightLookingMaxOperations = 300_000;
+
 export type RightLookingResult = { readonly decision: ScheduleDecision } | { readonly refused: string };
 
 /** Where a statement runs along the outer band t: one of its counters, or the constant 0. */
 type TimeChoice = number | 'zero';
 
 /**
- * The reduction statements of `model`: alone in an innermost loop (of two loops or more) that
- * carries a flow dependence. Cheap: the loops and the carried dependences only.
+ * The reduction statements of `model` of `minLoops` loops or more (at least two): alone in an
+ * innermost loop that carries a flow dependence. `also` is asked before the flows, which may read
+ * the exact dataflow: the loops and the parallel loops first.
  */
-function reductionStatements(model: ScopModel): ScopStatementModel[] {
+function reductionStatements(model: ScopModel, minLoops = 2, also: (st: ScopStatementModel) => boolean = () => true): ScopStatementModel[] {
   return model.statements.filter((st) => {
     const n = st.loops.length;
-    if (n < 2) return false;
+    if (n < Math.max(2, minLoops)) return false;
     const k = st.loops[n - 1]!;
-    return !model.statements.some((o) => o !== st && o.loops.includes(k)) && model.dependences.carriesFlow(k);
+    if (model.statements.some((o) => o !== st && o.loops.includes(k)) || model.dependences.parallelLoops.includes(k) || !also(st)) return false;
+    return model.dependences.carriesFlow(k);
   });
 }
 
@@ -60,15 +69,72 @@ export function rightLookingShape(model: ScopModel): string | undefined {
 
 /** `rightLookingShape` but for the scalars: a nest DeLICM's model, with every scalar mapped, may give the order. */
 export function rightLookingNest(model: ScopModel): string | undefined {
-  const deep = reductionStatements(model).filter((st) => st.loops.length >= 3);
-  if (deep.length === 0) return 'no reduction in a nest of three loops or more';
-  if (deep.every((st) => model.dependences.parallelLoops.includes(st.loops[0]!))) return "every reduction's outermost loop is parallel";
+  const rowCarries = (st: ScopStatementModel): boolean => !model.dependences.parallelLoops.includes(st.loops[0]!);
+  if (reductionStatements(model, 3, rowCarries).length === 0) return 'no reduction in a nest of three loops or more whose outermost loop carries a dependence';
   return undefined;
 }
 
 /** Some statement of `model` touches a scalar (a value or a PHI, not an array element). */
 export function hasScalars(model: ScopModel): boolean {
   return model.statements.some((st) => st.accesses.some((a) => a.array.kind !== 'array'));
+}
+
+/** isl's steps along t for one model's dependences: the helpers of the placement and the tree. */
+function alongT(ordered: UnionMap) {
+  const between = (a: ScopStatementModel, b: ScopStatementModel): UnionMap => ordered.intersectDomain(a.domain.toUnionSet()).intersectRange(b.domain.toUnionSet());
+  const timeAff = (st: ScopStatementModel, c: TimeChoice): Aff => (c === 'zero' ? Aff.zeroOnDomainSpace(st.domain.getSpace()) : counterAff(st.domain, c));
+  // { S[..] -> [t] } for the statements chosen so far
+  const timeMap = (chosen: Map<ScopStatementModel, TimeChoice>): UnionMap =>
+    UnionMap.fromMultiUnionPwAff(MultiUnionPwAff.fromUnionPwAff([...chosen].map(([st, c]) => UnionPwAff.fromAff(timeAff(st, c))).reduce((a, b) => a.unionAdd(b))));
+  // { [dt] }: how far along t each pair of `deps` moves, under `time`
+  const steps = (deps: UnionMap, time: UnionMap): IslSet | undefined => {
+    const d = deps.applyDomain(time).applyRange(time).deltas();
+    return d.isEmpty() ? undefined : d.asSet();
+  };
+  const forward = (deps: UnionMap, time: UnionMap): boolean => {
+    const d = steps(deps, time);
+    return d === undefined || d.isSubset(nonNegative(d, 0));
+  };
+  return { between, timeAff, timeMap, steps, forward };
+}
+
+/**
+ * Each statement's place along t under the dependences `ordered`: the reduction statements at
+ * their innermost counter, every other one at the first of its counters (innermost first), or
+ * 0, that keeps its own dependences and those with the reduction statements forward along t; or
+ * the statement with no such place. isl objects in the caller's scope.
+ */
+function placesAlongT(model: ScopModel, ordered: UnionMap, reductions: ReadonlySet<ScopStatementModel>): Map<ScopStatementModel, TimeChoice> | string {
+  const { between, timeMap, forward } = alongT(ordered);
+  const time = new Map<ScopStatementModel, TimeChoice>();
+  for (const st of reductions) time.set(st, st.loops.length - 1);
+  const fixed = [...reductions];
+  for (const st of model.statements) {
+    if (reductions.has(st)) continue;
+    const choices: TimeChoice[] = [...st.loops.map((_, d) => st.loops.length - 1 - d), 'zero'];
+    const found = choices.find((c) => {
+      const t = timeMap(new Map([...fixed.map((r) => [r, time.get(r)!] as const), [st, c] as const]));
+      return forward(between(st, st), t) && fixed.every((r) => forward(between(st, r), t) && forward(between(r, st), t));
+    });
+    if (found === undefined) return `${st.name} has no place along the reduction loop that keeps its dependences forward`;
+    time.set(st, found);
+  }
+  return time;
+}
+
+/**
+ * Why DeLICM's model of `model` (every scalar mapped) would give no right-looking order, from
+ * `model`'s array dependences alone (cheaper than DeLICM; adi: 0.56M operations), or undefined.
+ * Mapping adds dependences and takes none away, so a statement with no place along t under the
+ * array dependences has none under the mapped model's either.
+ */
+export function noPlaceOnArrays(model: ScopModel): string | undefined {
+  return model.ctx.scope(() => {
+    const d = model.dependences;
+    const arrays = d.raw.array.union(d.war.array).union(d.waw.array).intersectDomain(model.domains).intersectRange(model.domains).intersectParams(model.assumedContext).coalesce();
+    const places = placesAlongT(model, arrays, new Set(reductionStatements(model)));
+    return typeof places === 'string' ? places : undefined;
+  });
 }
 
 /**
@@ -84,37 +150,9 @@ export function rightLooking(model: ScopModel, baseInnermost: (st: ScopStatement
     const reductions = new Set(reductionStatements(model));
     // [params] -> { S[..] -> T[..] }: RAW, WAR, WAW of arrays
     const ordered = orderedDependences(model);
-    const between = (a: ScopStatementModel, b: ScopStatementModel): UnionMap => ordered.intersectDomain(a.domain.toUnionSet()).intersectRange(b.domain.toUnionSet());
-    const timeAff = (st: ScopStatementModel, c: TimeChoice): Aff => (c === 'zero' ? Aff.zeroOnDomainSpace(st.domain.getSpace()) : counterAff(st.domain, c));
-    // { S[..] -> [t] } for the statements chosen so far
-    const timeMap = (chosen: Map<ScopStatementModel, TimeChoice>): UnionMap =>
-      UnionMap.fromMultiUnionPwAff(MultiUnionPwAff.fromUnionPwAff([...chosen].map(([st, c]) => UnionPwAff.fromAff(timeAff(st, c))).reduce((a, b) => a.unionAdd(b))));
-    // { [dt] }: how far along t each pair of `deps` moves, under `time`
-    const steps = (deps: UnionMap, time: UnionMap): IslSet | undefined => {
-      const d = deps.applyDomain(time).applyRange(time).deltas();
-      return d.isEmpty() ? undefined : d.asSet();
-    };
-    const forward = (deps: UnionMap, time: UnionMap): boolean => {
-      const d = steps(deps, time);
-      return d === undefined || d.isSubset(nonNegative(d, 0));
-    };
-
-    const time = new Map<ScopStatementModel, TimeChoice>();
-    for (const st of reductions) time.set(st, st.loops.length - 1);
-    // Every other statement at the first of its counters (innermost first), or 0, that keeps its
-    // own dependences and those with the reduction statements forward along t.
-    for (const st of model.statements) {
-      if (reductions.has(st)) continue;
-      const choices: TimeChoice[] = [...st.loops.map((_, d) => st.loops.length - 1 - d), 'zero'];
-      const fixed = [...reductions];
-      const found = choices.find((c) => {
-        const trial = new Map([...fixed.map((r) => [r, time.get(r)!] as const), [st, c] as const]);
-        const t = timeMap(trial);
-        return forward(between(st, st), t) && fixed.every((r) => forward(between(st, r), t) && forward(between(r, st), t));
-      });
-      if (found === undefined) return { refused: `${st.name} has no place along the reduction loop that keeps its dependences forward` };
-      time.set(st, found);
-    }
+    const { between, timeAff, timeMap, steps, forward } = alongT(ordered);
+    const time = placesAlongT(model, ordered, reductions);
+    if (typeof time === 'string') return { refused: time };
     const t = timeMap(time);
     if (!forward(ordered, t)) return { refused: 'some dependence runs backward along the reduction loop' };
 
