@@ -15,10 +15,11 @@ import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel } from '../polyhedral/model';
 import { delicmFor } from './delicm';
 import type { PassContext } from './pass';
-import { keepDecision, keepTimeTiled, scheduleDecision, scheduleQuota, timeTiled, type ScheduleSettings } from './schedule';
+import { innermostDim, keepDecision, keepTimeTiled, scheduleDecision, scheduleQuota, timeTiled, type ScheduleSettings } from './schedule';
 import { notStencilShaped } from '../transform/time-tiling';
 import { noNest } from '../transform/schedule-filter';
 import { NestRefused, noRowJamNestByLoops, rowJam, rowJamShape } from '../transform/row-jam';
+import { hasScalars, noPlaceOnArrays, rightLooking, rightLookingMaxOperations, rightLookingNest, rightLookingShape } from '../transform/right-looking';
 
 /**
  * True when some value crosses from a statement into one in a deeper loop: what LICM hoisted,
@@ -58,6 +59,8 @@ export function delicmForTiling(ctx: PassContext, m: ScopModel, s: ScheduleSetti
   if (stencil) return stencil;
   const jammed = delicmForRowJam(ctx, m, s);
   if (jammed) return jammed;
+  const right = delicmForRightLooking(ctx, m, s, planFor);
+  if (right) return right;
   // Forwarding changes no loop: without a statement in two loops, no model has a band to tile.
   if (!s.tile || m.budget.exhaustedBy || (s.shortcuts && noNest(m)) || !hoistedOutOfLoops(m)) return undefined;
   const r = delicmFor(ctx, m, s.shortcuts);
@@ -145,4 +148,33 @@ function forwardingCannotMakeAStencil(m: ScopModel): boolean {
   const looped = m.statements.filter((st) => st.loops.length > 0);
   if (Math.max(...looped.map((st) => st.loops.length - 1)) < 2) return true;
   return !m.dependences.carriesFlow(looped[0]!.loops[0]!);
+}
+
+/**
+ * DeLICM's model of `m`, with every scalar mapped, when the right-looking order takes it
+ * (transform/right-looking.ts): -O3 keeps lu's sums in PHIs, one location for every row, so no
+ * order but the rows' own is legal on the plain model; mapped onto the elements they update, the
+ * reduction loop can run outermost. The decision is kept for versioning's ask. Else undefined.
+ */
+function delicmForRightLooking(ctx: PassContext, m: ScopModel, s: ScheduleSettings, planFor: (model: ScopModel) => InterchangePlan | undefined): ScopModel | undefined {
+  if (!s.rightLooking || m.budget.exhaustedBy || !hasScalars(m)) return undefined;
+  try {
+    // The loops and the plain model's array dependences first: DeLICM costs more.
+    const quota = Math.min(scheduleQuota(m, s), rightLookingMaxOperations);
+    if (m.budget.run(m.ctx, 'schedule', quota, () => rightLookingNest(m) ?? noPlaceOnArrays(m)) !== undefined) return undefined;
+    const r = delicmFor(ctx, m, s.shortcuts);
+    if (r.unchanged !== undefined || r.model.budget.exhaustedBy || hasScalars(r.model)) return undefined;
+    if (rightLookingShape(r.model) !== undefined) return undefined;
+    // The order alone, not the whole optimizer: where it refuses, isl's scheduler on this model
+    // would only spend its quota again (adi: 1.3M operations) for a model not taken.
+    const plan = planFor(r.model);
+    const right = r.model.budget.run(r.model.ctx, 'schedule', Math.min(scheduleQuota(r.model, s), rightLookingMaxOperations), () => rightLooking(r.model, innermostDim(plan), s));
+    if (!('decision' in right)) return undefined;
+    if (s.shortcuts) keepDecision(r.model, plan, right.decision);
+    else right.decision.schedule?.dispose();
+    return r.model;
+  } catch (e) {
+    if (e instanceof IslError) return undefined;
+    throw e;
+  }
 }

@@ -3,6 +3,7 @@
 // permuted and tiled its bands, the tile sizes and why, and whether versioning takes it
 // (transform/schedule-optimizer.ts). The printer writes to stderr and changes nothing.
 import * as os from 'node:os';
+import { IslQuotaError } from 'isl-wasm';
 import { TsoptError } from '../ir/errors';
 import type { InterchangePlan } from '../transform/interchange';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
@@ -11,6 +12,7 @@ import { machineCaches, vectorBytesOf } from '../transform/tile-sizes';
 import { timeTile, type TimeTileOptions, type TimeTileResult } from '../transform/time-tiling';
 import { schedulerNotWorthIt } from '../transform/schedule-filter';
 import { rowJam, rowJamShape } from '../transform/row-jam';
+import { rightLooking, rightLookingMaxOperations, rightLookingShape, type RightLookingResult } from '../transform/right-looking';
 import type { ModulePass, PassContext, PassOption } from './pass';
 import { booleanOption, nonNegativeIntegerOption } from './pass';
 import { parallelOption } from './parallel-option';
@@ -102,12 +104,17 @@ export const rowJamFactorOption: PassOption = {
   description: 'rows the row jam runs together, U (default 8: independent chains enough to cover the latency of two FMA units)',
 };
 
+export const rightLookingOption: PassOption = {
+  name: 'right-looking',
+  description: 'give an LU-style nest whose row loop carries everything (a reduction of three loops or more, lu, ludcmp) the right-looking order: its reduction loop k outermost, every other statement at one of its counters or 0, and inside each step of k the statements\' other loops tiled and, with --parallel, run on the threads; built from DeLICM\'s model with every sum mapped, checked with isl against every dependence (transform/right-looking.ts; default true)',
+};
+
 export const scheduleShortcutsOption: PassOption = {
   name: 'schedule-shortcuts',
   description: 'spend less isl work on the schedule for the same result: isl\'s scheduler only where its schedule could be taken (not where no statement is in two loops, nor where no access walks across rows innermost and none to a matrix stays on one element along a loop: transform/schedule-filter.ts; the report\'s schedule.schedulerSkipped says why), DeLICM for time tiling only where it could make a stencil, and the DeLICM probes\' schedules and time tiles reused by the optimizer (default true; --schedule-shortcuts=false runs every step as before, with the same output)',
 };
 
-export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, timeTileWavefrontDepthOption, timeTileWavefrontThreadsOption, timeTileOneThreadOrderOption, scheduleShortcutsOption, rowJamOption, rowJamFactorOption];
+export const scheduleOptions: readonly PassOption[] = [scheduleOption, tileOption, tileSizesOption, registerTileOption, matmulOption, matmulPackOption, matmulPackAOption, matmulParametricOption, matmulParametricPackOption, l1CacheOption, l2CacheOption, scheduleMaxOperationsOption, timeTileOption, timeTileSizesOption, timeTileWavefrontOption, timeTileWavefrontDepthOption, timeTileWavefrontThreadsOption, timeTileOneThreadOrderOption, scheduleShortcutsOption, rowJamOption, rowJamFactorOption, rightLookingOption];
 
 /** What the optimizer runs with; undefined with --schedule=false. */
 export interface ScheduleSettings extends ScheduleOptions {
@@ -128,6 +135,8 @@ export interface ScheduleSettings extends ScheduleOptions {
   readonly shortcuts: boolean;
   /** --row-jam: the factor U, 0 when off. */
   readonly rowJam: number;
+  /** --right-looking */
+  readonly rightLooking: boolean;
 }
 
 export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attributeGroups: ReadonlyMap<number, string> }): ScheduleSettings | undefined {
@@ -156,6 +165,7 @@ export function scheduleSettingsFrom(ctx: PassContext, module: { readonly attrib
     timeTileOneThreadOrder: booleanOption(ctx, timeTileOneThreadOrderOption, true) && booleanOption(ctx, parallelOption, false),
     shortcuts: booleanOption(ctx, scheduleShortcutsOption, true),
     rowJam: booleanOption(ctx, rowJamOption, true) ? nonNegativeIntegerOption(ctx, rowJamFactorOption, 8) : 0,
+    rightLooking: booleanOption(ctx, rightLookingOption, true),
   };
 }
 
@@ -205,6 +215,14 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
     model.budget.run(model.ctx, 'schedule', limit, () => {
       // isl's scheduler only where its schedule could be taken (transform/schedule-filter.ts).
       const isl = (): ScheduleDecision => {
+        // An LU-style nest's right-looking order, built from the model (transform/right-looking.ts):
+        // isl's scheduler does not find it, and spends its quota trying.
+        const right = s.rightLooking && rightLookingShape(model) === undefined ? rightLookingWithin(model, innermost, s) : undefined;
+        if (right && 'decision' in right) return right.decision;
+        if (right) return { ...plainIsl(), rightLookingRefused: right.refused };
+        return plainIsl();
+      };
+      const plainIsl = (): ScheduleDecision => {
         const skipped = s.shortcuts ? schedulerNotWorthIt(model, innermost) : undefined;
         if (skipped === undefined) return optimizeSchedule(model, innermost, s);
         return { schedule: undefined, why: `the original order is kept: isl's scheduler not run: ${skipped}`, schedulerSkipped: skipped, tiled: [], fused: false, skewed: false, tree: '', matmul: [] };
@@ -221,6 +239,20 @@ export function scheduleDecision(model: ScopModel, interchange: InterchangePlan 
     }),
   );
   return jamRefused !== undefined ? { ...d, rowJamRefused: jamRefused } : d;
+}
+
+/**
+ * The right-looking order of `model` within its own quota (`rightLookingMaxOperations`, nested in
+ * the schedule step), so that a nest it refuses late leaves isl's scheduler its quota; running
+ * out is a refusal.
+ */
+function rightLookingWithin(model: ScopModel, innermost: (st: ScopStatementModel) => number, s: ScheduleSettings): RightLookingResult {
+  try {
+    return model.budget.run(model.ctx, 'schedule', rightLookingMaxOperations, () => rightLooking(model, innermost, s));
+  } catch (e) {
+    if (e instanceof IslQuotaError) return { refused: `isl ran out of the right-looking order's quota (${rightLookingMaxOperations} operations)` };
+    throw e;
+  }
 }
 
 /**
@@ -269,6 +301,8 @@ export function scheduleReport(d: ScheduleDecision, used: boolean, notUsed?: str
     // false, or per statement on BLIS's path: its micro-tile and blocks, and the arrays packed (none with --matmul-pack=false)
     ...(used && d.rowJammed ? { rowJammed: { statement: d.rowJammed.statement, factor: d.rowJammed.factor, rowDepth: d.rowJammed.rowDepth, why: d.rowJammed.why } } : {}),
     ...(d.rowJamRefused !== undefined ? { rowJamRefused: d.rowJamRefused } : {}),
+    ...(used && d.rightLooking ? { rightLooking: d.rightLooking } : {}),
+    ...(d.rightLookingRefused !== undefined ? { rightLookingRefused: d.rightLookingRefused } : {}),
     matmul: used && d.matmul.length > 0 ? d.matmul.map((m) => ({ statement: m.statement, microTile: [m.sizes.mr, m.sizes.nr], blocks: { mc: m.sizes.mc, kc: m.sizes.kc, nc: m.sizes.nc }, packed: m.packed })) : false,
   };
 }
@@ -297,6 +331,8 @@ function printScop(model: ScopModel, ctx: PassContext): string {
   if (d.timeTileRefused) lines.push(`    not time-tiled: ${d.timeTileRefused}`);
   if (d.rowJammed) lines.push(`    rows jammed: ${d.rowJammed.statement}, ${d.rowJammed.factor} rows of loop depth ${d.rowJammed.rowDepth}`);
   if (d.rowJamRefused) lines.push(`    rows not jammed: ${d.rowJamRefused}`);
+  if (d.rightLooking) lines.push(`    right-looking: ${d.rightLooking}`);
+  if (d.rightLookingRefused) lines.push(`    not right-looking: ${d.rightLookingRefused}`);
   for (const t of d.tiled) {
     lines.push(`    tiled ${t.statements.join(', ')}: sizes ${t.sizes.join(' x ')}: ${t.why}`);
     if (t.jammed) lines.push(`    unrolled and jammed into the innermost loop: ${t.jammed.join(' x ')}`);

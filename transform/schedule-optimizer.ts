@@ -103,6 +103,10 @@ export interface ScheduleDecision {
   readonly rowJammed?: RowJammed;
   /** Why the row jam did not apply to a nest of its shape, when it was tried. */
   readonly rowJamRefused?: string;
+  /** The reduction loop runs outermost (transform/right-looking.ts), when the tree is that: how each statement is placed. */
+  readonly rightLooking?: string;
+  /** Why the right-looking order did not apply, when it was tried. */
+  readonly rightLookingRefused?: string;
 }
 
 export const parallelMark = 'tsopt_parallel';
@@ -156,72 +160,86 @@ export function optimizeSchedule(model: ScopModel, baseInnermost: (st: ScopState
     try {
       plan = readPlan(computed.getRoot().child(0));
     } catch (e) {
-      if (e instanceof NotScheduled) return kept(e.message, computed.toStr());
+      if (e instanceof NotScheduled) return { schedule: undefined, why: e.message, tiled: [], fused: false, skewed: false, tree: computed.toStr(), matmul: [] };
       throw e;
     }
     if (o.matmul && matmulRefused(model, o.matmulParametric) === undefined) plan = distributeMatmul(model, plan, ordered, (st) => parametricRefusal(model, st, needsPacking(model, st), o.matmulParametricPack) === undefined);
-    let skewed = false;
-    let fused = false;
-    const tiled: TiledBand[] = [];
-    /** The member each statement runs innermost along, and whether it is coincident. */
-    const innermost = new Map<ScopStatementModel, Step>();
-    const visit = (p: Plan, here: readonly ScopStatementModel[], outer: readonly Step[]): void => {
-      if (p.kind === 'leaf') {
-        for (const st of here) {
-          const path = outer.filter((x) => x.st === st && x.along !== 'none');
-          if (path.length > 0) innermost.set(st, path[path.length - 1]!);
-        }
-        return;
-      }
-      if (p.kind !== 'band') {
-        for (const c of p.children) visit(c.child, here.filter((st) => !c.filter.intersect(st.domain.toUnionSet()).isEmpty()), outer);
-        return;
-      }
-      const statements = here.filter((s) => !p.mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
-      if (statements.length > 1) fused = true;
-      const along = new Map(statements.map((st) => [st, memberMoves(model, st, p.mupa)] as const));
-      if (statements.some((st) => along.get(st)!.includes('mixed'))) skewed = true;
-      if (p.permutable && p.mupa.size() >= 2) permute(model, p, statements, along);
-      const steps = Array.from({ length: p.mupa.size() }, (_, m) => statements.map((st) => ({ st, along: along.get(st)![m]!, coincident: p.coincident[m]! }))).flat();
-      visit(p.child, here, [...outer, ...steps]);
-    };
-    visit(plan, model.statements, []);
-
-    // The cost model: strides of each statement's innermost loop, new against base.
-    const parallelBase = new Set(model.dependences.parallelLoops);
-    let newAcross = 0;
-    let baseAcross = 0;
-    for (const st of model.statements) {
-      if (st.loops.length === 0) continue;
-      // The loop that repeats the statement innermost, past dimensions -O3's peeling fixed (transform/running-loops.ts).
-      const b = innermostRunning(model, st, baseInnermost(st));
-      const was = acrossRows(model, st, b);
-      const now = innermost.get(st);
-      const is = now === undefined ? 0 : acrossRows(model, st, now.along);
-      newAcross += is;
-      baseAcross += was;
-      if (is > was) return kept(`the original order is kept: ${st.name}'s innermost loop would walk ${is} access(es) across rows instead of ${was}`, computed.toStr());
-      // Only a loop with no SCoP loop inside is one opt would vectorize (a statement before or
-      // after an inner loop, such as a split sum's start and use, runs in one that is not).
-      if (b !== 'none' && parallelBase.has(st.loops[b]!) && !model.loops.some((l) => l.parent === st.loops[b]) && now !== undefined && !now.coincident) {
-        return kept(`the original order is kept: ${st.name}'s innermost loop carries no dependence there, and may in isl's schedule`, computed.toStr());
-      }
-    }
-    if (skewed) return kept('the original order is kept: isl skewed a band (no time tiling yet)', computed.toStr());
-
-    const matmul: MatmulInfo[] = [];
-    const schedule = build(model, plan, domains, o, tiled, matmul, o.threads ? threadDependences(model) : undefined);
-    const tree = schedule.toStr();
-    if (tiled.length === 0 && newAcross >= baseAcross) {
-      return kept(o.tile ? "the original order is kept: isl's schedule has no band to tile and walks no fewer rows" : "the original order is kept: isl's schedule walks no fewer rows (tiling off)", tree);
-    }
-    const what = tiled.length > 0 ? `${tiled.length} band(s) tiled` : `${baseAcross - newAcross} fewer access(es) walking rows innermost`;
-    return { schedule: schedule.keep(), why: `isl's schedule taken: ${what}`, tiled, fused, skewed, tree, matmul };
-
-    function kept(why: string, text: string): ScheduleDecision {
-      return { schedule: undefined, why, tiled: [], fused, skewed, tree: text, matmul: [] };
-    }
+    return decideOnPlan(model, plan, computed.toStr(), baseInnermost, o);
   });
+}
+
+/**
+ * The optimizer's decision on a schedule tree `plan` (isl's scheduler's, or one built from the
+ * model: transform/right-looking.ts): its permutable bands permuted, the cost model against the
+ * base order, then the tree built, tiled and marked. `text` is the tree as printed when kept.
+ * `deepestOnly`: the cost model compares the statements of the most loops only, the work of the
+ * nest (the right-looking order walks lu's divisions, N² of N³, down a column as Polly's does).
+ * isl objects of the caller's scope; the schedule returned is kept (the caller disposes it).
+ */
+export function decideOnPlan(model: ScopModel, plan: Plan, text: string, baseInnermost: (st: ScopStatementModel) => number, o: ScheduleOptions, deepestOnly = false): ScheduleDecision {
+  const domains = model.domains;
+  let skewed = false;
+  let fused = false;
+  const tiled: TiledBand[] = [];
+  /** The member each statement runs innermost along, and whether it is coincident. */
+  const innermost = new Map<ScopStatementModel, Step>();
+  const visit = (p: Plan, here: readonly ScopStatementModel[], outer: readonly Step[]): void => {
+    if (p.kind === 'leaf') {
+      for (const st of here) {
+        const path = outer.filter((x) => x.st === st && x.along !== 'none');
+        if (path.length > 0) innermost.set(st, path[path.length - 1]!);
+      }
+      return;
+    }
+    if (p.kind !== 'band') {
+      for (const c of p.children) visit(c.child, here.filter((st) => !c.filter.intersect(st.domain.toUnionSet()).isEmpty()), outer);
+      return;
+    }
+    const statements = here.filter((s) => !p.mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
+    if (statements.length > 1) fused = true;
+    const along = new Map(statements.map((st) => [st, memberMoves(model, st, p.mupa)] as const));
+    if (statements.some((st) => along.get(st)!.includes('mixed'))) skewed = true;
+    if (p.permutable && p.mupa.size() >= 2) permute(model, p, statements, along);
+    const steps = Array.from({ length: p.mupa.size() }, (_, m) => statements.map((st) => ({ st, along: along.get(st)![m]!, coincident: p.coincident[m]! }))).flat();
+    visit(p.child, here, [...outer, ...steps]);
+  };
+  visit(plan, model.statements, []);
+
+  // The cost model: strides of each statement's innermost loop, new against base.
+  const parallelBase = new Set(model.dependences.parallelLoops);
+  let newAcross = 0;
+  let baseAcross = 0;
+  const deepest = Math.max(...model.statements.map((st) => st.loops.length));
+  for (const st of model.statements) {
+    if (st.loops.length === 0 || (deepestOnly && st.loops.length < deepest)) continue;
+    // The loop that repeats the statement innermost, past dimensions -O3's peeling fixed (transform/running-loops.ts).
+    const b = innermostRunning(model, st, baseInnermost(st));
+    const was = acrossRows(model, st, b);
+    const now = innermost.get(st);
+    const is = now === undefined ? 0 : acrossRows(model, st, now.along);
+    newAcross += is;
+    baseAcross += was;
+    if (is > was) return kept(`the original order is kept: ${st.name}'s innermost loop would walk ${is} access(es) across rows instead of ${was}`, text);
+    // Only a loop with no SCoP loop inside is one opt would vectorize (a statement before or
+    // after an inner loop, such as a split sum's start and use, runs in one that is not).
+    if (b !== 'none' && parallelBase.has(st.loops[b]!) && !model.loops.some((l) => l.parent === st.loops[b]) && now !== undefined && !now.coincident) {
+      return kept(`the original order is kept: ${st.name}'s innermost loop carries no dependence there, and may in isl's schedule`, text);
+    }
+  }
+  if (skewed) return kept('the original order is kept: isl skewed a band (no time tiling yet)', text);
+
+  const matmul: MatmulInfo[] = [];
+  const schedule = build(model, plan, domains, o, tiled, matmul, o.threads ? threadDependences(model) : undefined);
+  const tree = schedule.toStr();
+  if (tiled.length === 0 && newAcross >= baseAcross) {
+    return kept(o.tile ? "the original order is kept: isl's schedule has no band to tile and walks no fewer rows" : "the original order is kept: isl's schedule walks no fewer rows (tiling off)", tree);
+  }
+  const what = tiled.length > 0 ? `${tiled.length} band(s) tiled` : `${baseAcross - newAcross} fewer access(es) walking rows innermost`;
+  return { schedule: schedule.keep(), why: `isl's schedule taken: ${what}`, tiled, fused, skewed, tree, matmul };
+
+  function kept(why: string, tree: string): ScheduleDecision {
+    return { schedule: undefined, why, tiled: [], fused, skewed, tree, matmul: [] };
+  }
 }
 
 /** Runs `optimizeSchedule`, turning isl giving up (quota, error) into a decision that keeps the base schedule. */

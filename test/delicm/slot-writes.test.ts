@@ -58,7 +58,8 @@ describe.each([['vla', ['-DVLA']]] as const)('lu-solve (%s)', (tag, defines) => 
     const source = path.join(__dirname, 'fixtures', 'lu-solve.c');
     const out = path.join(work, `lu-solve-${tag}.report`);
     // The kernel's sizes are parameters: isl's scheduler needs more than the default quotas.
-    const r = await tsoptAsync(['--verify-each', `--report=${out}`, '--schedule-max-operations=0', '--scop-max-operations=0'],
+    // Without the right-looking order, which takes this nest from DeLICM's model with every scalar mapped (test below).
+    const r = await tsoptAsync(['--verify-each', `--report=${out}`, '--schedule-max-operations=0', '--scop-max-operations=0', '--right-looking=false'],
       compileToIr(source, [...FRONT_END, ...defines]));
     expect(r.stderr.toString()).toBe('');
     expect(r.status).toBe(0);
@@ -76,3 +77,25 @@ describe.each([['vla', ['-DVLA']]] as const)('lu-solve (%s)', (tag, defines) => 
     for (const n of ['1', '2', '3', '40', '41']) expect([n, runOk(exe, [n]).toString()]).toEqual([n, runOk(reference, [n]).toString()]);
   }, 1_800_000); // isl's scheduler without a quota: minutes at load 35 on 2 cores
 });
+
+// The same kernel with the right-looking order (transform/right-looking.ts): DeLICM's model with
+// every scalar mapped, the reduction loop outermost, within the default quotas.
+test('lu-solve (vla): the right-looking order from DeLICM\'s model with every scalar mapped, and the program prints what clang -O3 prints', async () => {
+  const source = path.join(__dirname, 'fixtures', 'lu-solve.c');
+  const out = path.join(work, 'lu-solve-right.report');
+  const r = await tsoptAsync(['--verify-each', `--report=${out}`], compileToIr(source, [...FRONT_END, '-DVLA']));
+  expect(r.stderr.toString()).toBe('');
+  expect(r.status).toBe(0);
+  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { functions: { name: string; scops: (ScopFields & { schedule?: { rightLooking?: string } })[] }[] };
+  const [s] = report.functions.find((f) => f.name === 'kernel_lu_solve')!.scops;
+  expect(s).toMatchObject({ fastPathFrom: 'delicm', schedule: { taken: true, rightLooking: expect.stringMatching(/^the reduction loop outermost/) } });
+  expect(s!.delicmMappedOnly).toBeUndefined();
+
+  const obj = path.join(work, 'lu-solve-right.o');
+  runOk('llc-14', ['-O3', '-relocation-model=pic', '-filetype=obj', '-o', obj], r.stdout);
+  const exe = path.join(work, 'lu-solve-right');
+  runOk('clang-14', [obj, '-o', exe, '-lm']);
+  const reference = path.join(work, 'lu-solve-right.ref');
+  runOk('clang-14', ['-O3', '-march=native', '-DVLA', source, '-o', reference, '-lm']);
+  for (const n of ['1', '2', '3', '40', '41']) expect([n, runOk(exe, [n]).toString()]).toEqual([n, runOk(reference, [n]).toString()]);
+}, 600_000);

@@ -33,7 +33,8 @@ function throughTsopt(kernel: string, extra: readonly string[] = []): { text: st
 }
 
 /** The loop order of the source: what the rules below are pinned on. */
-const ORIGINAL_ORDER = ['--interchange=false'];
+// The source's loop order: no interchange, no right-looking order (transform/right-looking.ts).
+const ORIGINAL_ORDER = ['--interchange=false', '--right-looking=false'];
 
 const scops = (r: Report, fn: string) => r.functions.find((f) => f.name === fn)?.scops ?? [];
 
