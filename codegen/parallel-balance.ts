@@ -192,10 +192,12 @@ class Count {
     const { total, busiest } = this.run(loop, env, enclosing);
     const it = iteratorName(loop);
     const inner = [...enclosing, loop];
-    const inside = shapedBy(loop.body, it)
-      ? this.iterations(loop, env).reduce((s, v) => s + this.cost(loop.body, at(env, it, v), inner, true), 0)
-      : this.range(loop, env).trips * this.cost(loop.body, at(env, it, this.range(loop, env).first), inner, true);
-    return { total, own: busiest, inside };
+    if (shapedBy(loop.body, it)) {
+      const inside = this.iterations(loop, env).reduce((s, v) => s + this.cost(loop.body, at(env, it, v), inner, true), 0);
+      return { total, own: busiest, inside };
+    }
+    const { first, trips } = this.range(loop, env);
+    return { total, own: busiest, inside: trips === 0 ? 0 : trips * this.cost(loop.body, at(env, it, first), inner, true) };
   }
 }
 

@@ -28,7 +28,7 @@ import { rowScopes, splitRowAddress } from './matmul-rows';
 import { fenceRowStore, jamScopes, type JammedRow } from './row-jam';
 import { markedParallelLoops, threadableMarks, vectorizedMarks, type ScheduleDecision } from '../transform/schedule-optimizer';
 import { AstExprEmitter } from './ast-expr';
-import { AstToIr, statementCalls, visitLoops, type Share } from './ast-to-ir';
+import { AstToIr, mentions, statementCalls, visitLoops, type Share } from './ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './block-generator';
 import { conjunction, emitParts, reportedPart, sizeValue, type ReportedPart } from './check-emit';
 import { checkFunctionName, outlineCheck, removeCheckFunction, type OutlinedCheck } from './check-outline';
@@ -148,10 +148,6 @@ function parallelAstLoops(ast: AstNodeTree, model: ScopModel, rolled: readonly R
     return true;
   });
   return out;
-}
-
-function mentions(e: AstExprTree, id: string): boolean {
-  return e.kind === 'id' ? e.name === id : e.kind === 'op' && e.args.some((a) => mentions(a, id));
 }
 
 export interface VersioningOptions {

@@ -24,7 +24,7 @@
 import { Aff, DimType, MultiAff, MultiPwAff, MultiUnionPwAff, Set as IslSet, UnionMap, type UnionSet, UnionPwAff } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { counterAff } from '../polyhedral/schedule';
-import { decideOnPlan, orderedDependences, type ScheduleDecision, type ScheduleOptions } from './schedule-optimizer';
+import { decideOnPlan, onDomains, orderedDependences, type ScheduleDecision, type ScheduleOptions } from './schedule-optimizer';
 import type { Plan } from './schedule-plan';
 import { lexLess } from './time-tiling';
 
@@ -131,7 +131,7 @@ function placesAlongT(model: ScopModel, ordered: UnionMap, reductions: ReadonlyS
 export function noPlaceOnArrays(model: ScopModel): string | undefined {
   return model.ctx.scope(() => {
     const d = model.dependences;
-    const arrays = d.raw.array.union(d.war.array).union(d.waw.array).intersectDomain(model.domains).intersectRange(model.domains).intersectParams(model.assumedContext).coalesce();
+    const arrays = onDomains(model, d.raw.array.union(d.war.array).union(d.waw.array));
     const places = placesAlongT(model, arrays, new Set(reductionStatements(model)));
     return typeof places === 'string' ? places : undefined;
   });

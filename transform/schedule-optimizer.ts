@@ -266,7 +266,12 @@ export function orderedDependences(model: ScopModel): UnionMap {
   const d = model.dependences;
   let all = d.raw.array.union(d.raw.scalar);
   for (const pair of [d.war, d.waw]) all = all.union(pair.array).union(pair.scalar);
-  return all.intersectDomain(model.domains).intersectRange(model.domains).intersectParams(model.assumedContext).coalesce();
+  return onDomains(model, all);
+}
+
+/** `deps` between instances of the model's domains under its assumed context, coalesced. */
+export function onDomains(model: ScopModel, deps: UnionMap): UnionMap {
+  return deps.intersectDomain(model.domains).intersectRange(model.domains).intersectParams(model.assumedContext).coalesce();
 }
 
 /**
@@ -280,7 +285,7 @@ export function orderedDependences(model: ScopModel): UnionMap {
  */
 export function threadDependences(model: ScopModel): UnionMap {
   const d = model.dependences;
-  return d.raw.array.union(d.raw.scalar).union(d.war.array).union(d.waw.array).intersectDomain(model.domains).intersectRange(model.domains).intersectParams(model.assumedContext).coalesce();
+  return onDomains(model, d.raw.array.union(d.raw.scalar).union(d.war.array).union(d.waw.array));
 }
 
 /**
