@@ -3,8 +3,7 @@
 // build's N-th shell command) is put in a category by the build step it ran in (`configure` for
 // the configure script's test compiles, else `make`) and, for tscc, by what tscc did with its
 // source (its TSCC_TIME_STAGES line): `loop-free` (no function can loop: clang-14 compiles it),
-// `unchanged` (tsopt kept nothing: the back end on its post pipeline output, or clang-14 again
-// where every fast path was dropped after opt), `changed` (tsopt's output went
+// `unchanged` (tsopt kept nothing: clang-14 compiles it again), `changed` (tsopt's output went
 // to the back end), `front end failed` (a configure test that does not compile), `clang`
 // (a command with a source that went to clang-14 as it was: -E, -O0, ...), and `link/other`
 // (no C source). tscc's categories get the server's CPU on their requests too (its request log).
@@ -54,7 +53,7 @@ function commandsOf(log: string): Command[] {
 /** What tscc did with a source, from the stages of its TSCC_TIME_STAGES line. */
 export function kindOfStages(stages: readonly string[]): string {
   if (stages.some((s) => s.startsWith('loop-free:'))) return 'loop-free';
-  if (stages.some((s) => s.startsWith('unchanged:'))) return 'unchanged';
+  if (stages.includes('unchanged: clang-14 -O3')) return 'unchanged';
   if (stages.includes('back end (clang-14)')) return 'changed';
   return 'front end failed';
 }

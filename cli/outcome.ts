@@ -8,12 +8,7 @@
 // out otherwise (PolyBench's VLA jacobi-1d: the same instructions but 64-byte loop alignment,
 // durbin: another stack frame and register choice, our jacobi-1d's main: another unrolled
 // initialization loop). tscc compiles such a source with clang-14 itself, so a file tsopt did not
-// improve is exactly clang -O3's object. Not so a module no pass changed at all (known before
-// opt: --post-unchanged): its post pipeline output, the front end's IR through -O3's tail, goes to
-// code generation alone, which costs about three quarters of clang's whole compile (Lua's 34
-// files: opt 1.11 + back end 2.37 s of CPU against clang -O2's 4.68), and whose object is clang's
-// byte for byte on 12 of Lua's 14 such files and all of zlib's (not on llex.c and lstate.c at
-// -O2: the post pipeline is -O3's tail, whose unroller unrolls more than -O2's).
+// improve is exactly clang -O3's object.
 import * as fs from 'node:fs';
 import type { PipelineResult } from '../passes/pipeline';
 

@@ -37,11 +37,6 @@ export interface RunOptions {
   readonly outcome?: string;
   /** With `outcome`: an unchanged module gets no output, and what only serves it does not run (--skip-unchanged-output). */
   readonly skipUnchangedOutput?: boolean;
-  /**
-   * With `skipUnchangedOutput`: a module known unchanged before opt still gets the post pipeline's
-   * output of the input as read; only one decided unchanged after opt gets none (--post-unchanged).
-   */
-  readonly postUnchanged?: boolean;
   readonly passOptions: ReadonlyMap<string, string>;
   readonly printStats: boolean;
   /** The input is LLVM's own text (tscc's front end wrote it): no opt-14 run to read it (--input-as-printed). */
@@ -189,10 +184,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
     // post pipeline, unless the report reads opt's remarks (cli/outcome.ts).
     // (Only with an outcome file: it is what says that no output was written.)
     const skipUnchanged = opts.skipUnchangedOutput === true && opts.outcome !== undefined;
-    const unchangedBeforeOpt = stages.length === 0 && runOutcome(pipeline, inlinedAccessors, false) === 'unchanged';
-    // --post-unchanged: such a module goes through the post pipeline as read (asRead) all the same.
-    const keepUnchanged = skipUnchanged && opts.postUnchanged === true && opts.postPipeline !== undefined && unchangedBeforeOpt;
-    const skipped = skipUnchanged && !keepUnchanged && opts.report === undefined && unchangedBeforeOpt;
+    const skipped = skipUnchanged && opts.report === undefined && stages.length === 0 && runOutcome(pipeline, inlinedAccessors, false) === 'unchanged';
     input.bytes = undefined;
     // The analyses (which reach the module through their functions) and then the model are let go
     // once printed, and the printed text once handed on: opt's output may be parsed into a second model below.
@@ -256,7 +248,7 @@ export function runTsopt(opts: RunOptions, io: CliIo, log: Logger): RunSummary {
       reportText = formatCliReport(mergeReport(inputReport, pipeline, facts), opts.report.format);
     }
     const outcome = opts.outcome === undefined ? undefined : runOutcome(pipeline, inlinedAccessors, stages.length > 0);
-    const written = skipUnchanged && outcome === 'unchanged' && !keepUnchanged ? undefined : out;
+    const written = skipUnchanged && outcome === 'unchanged' ? undefined : out;
     // Only an unchanged module's output is ever left unmade.
     if (out === undefined && outcome !== 'unchanged') throw new Error(`no output made for a module whose outcome is ${outcome ?? 'not asked'}`);
     // Every file is written under a temporary name before any is put in place: a report that

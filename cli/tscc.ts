@@ -208,10 +208,7 @@ async function compileSource(
   const timing = env.clock.enabled ? TSOPT_STAGE_FLAGS : [];
   // Without TSOPT_FLAGS tsopt says whether it left anything of its own (cli/outcome.ts), and
   // writes no output where it left nothing: tscc compiles such a source with clang-14 below.
-  // A module tsopt knew unchanged before opt still gets the post pipeline's output
-  // (--post-unchanged): code generation from it costs less than clang-14's whole compile again.
-  const postUnchanged = postPipelineArgs(cmd)[0] !== '--no-post';
-  const outcome = scan ? [`--outcome=${outcomeFile}`, '--skip-unchanged-output', ...(postUnchanged ? ['--post-unchanged'] : [])] : [];
+  const outcome = scan ? [`--outcome=${outcomeFile}`, '--skip-unchanged-output'] : [];
   const args = [irFile, '-o', optFile, ...(scan ? ['--input-as-printed'] : []), ...postPipelineArgs(cmd), ...(cmd.openmp ? ['--parallel'] : []), ...env.tsoptFlags, ...outcome, ...timing];
   // The server only for the default run: TSOPT_FLAGS may name files relative to this directory.
   // The client (and node:net, node:crypto) is loaded only here: most of tscc's runs (loop-free
@@ -228,16 +225,11 @@ async function compileSource(
     return fail(last || `exit ${opt.status ?? ('signal' in opt ? opt.signal : '')}`);
   }
   if (stderr) process.stderr.write(stderr);
-  // Nothing of tsopt's stayed. Where every fast path was dropped after opt, tsopt wrote no output:
-  // clang-14's own compile (the decided module's clean-up would cost about as much, and its object
-  // is not clang's). Where no pass changed the module, its output is the front end's IR through
-  // the post pipeline: code generation alone, without the loop alignment, which is tscc's choice
-  // for code tsopt made (the object is then clang's own on most files: cli/outcome.ts).
-  const unchanged = scan && readOutcome(outcomeFile) === 'unchanged';
-  if (unchanged && !fs.existsSync(optFile)) return clangItself('unchanged: clang-14 -O3');
+  // Nothing of tsopt's stayed.
+  if (scan && readOutcome(outcomeFile) === 'unchanged') return clangItself('unchanged: clang-14 -O3');
 
-  const back = env.clock.time(unchanged ? 'unchanged: back end (clang-14)' : 'back end (clang-14)', () => exec(env.driver, [
-    ...codegenFlags(flags), ...(unchanged ? [] : loopAlignFlags(cmd, flags)), '-Qunused-arguments', '-Xclang', '-disable-llvm-passes',
+  const back = env.clock.time('back end (clang-14)', () => exec(env.driver, [
+    ...codegenFlags(flags), ...loopAlignFlags(cmd, flags), '-Qunused-arguments', '-Xclang', '-disable-llvm-passes',
     assembly ? '-S' : '-c', '-x', 'ir', optFile, '-o', output,
   ], undefined, true));
   if (back.status !== 0) {

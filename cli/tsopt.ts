@@ -27,7 +27,7 @@ export const DEFAULT_PIPELINE = 'sink-stores,hoist-loads,last-index,versioning';
 /** Our own flags; anything else must be an option some registered pass declares. */
 const CLI_FLAGS = new Set([
   '_', '$0', 'output', 'o', 'S', 'passes', 'post', 'post-pipeline', 'keep-unprofitable', 'report', 'report-format',
-  'log-level', 'log-format', 'verify-each', 'stats', 'input-as-printed', 'outcome', 'skip-unchanged-output', 'post-unchanged', 'help', 'h', 'version',
+  'log-level', 'log-format', 'verify-each', 'stats', 'input-as-printed', 'outcome', 'skip-unchanged-output', 'help', 'h', 'version',
 ]);
 
 /**
@@ -94,11 +94,6 @@ function parser(args: string[]) {
       default: false,
       describe: 'with --outcome: when the outcome is `unchanged`, write no output (an existing regular file of that name is removed) and skip what only serves it (the post pipeline where no pass changed the module and no --report asks for it; the decided module\'s print and clean-up): for a caller that compiles such a source itself (tscc)',
     })
-    .option('post-unchanged', {
-      type: 'boolean',
-      default: false,
-      describe: 'with --skip-unchanged-output: a module known unchanged before opt (no pass changed it) still gets its output, the input as read through the post pipeline; only a module whose every fast path the profitability rule dropped gets none (tscc: code generation from that output costs less than clang-14\'s whole compile again)',
-    })
     .option('log-level', { choices: LOG_LEVELS, default: 'warn', describe: 'log level (debug: each pass and its time)' })
     .option('log-format', { choices: ['text', 'json'], default: 'text', describe: 'log lines as text or pino JSON (stderr)' })
     .option('verify-each', { type: 'boolean', default: false, describe: "run LLVM's verifier after every pass" })
@@ -148,7 +143,6 @@ export function parseArgs(args: string[]): RunOptions | 'help' | 'version' {
   if (report === '') throw new TsoptError('--report needs a file name (- for stderr)');
   const passes = String(last(argv.passes));
   if (argv['skip-unchanged-output'] === true && argv.outcome === undefined) throw new TsoptError('--skip-unchanged-output needs --outcome=FILE (it says whether an output was written)');
-  if (argv['post-unchanged'] === true && argv['skip-unchanged-output'] !== true) throw new TsoptError('--post-unchanged needs --skip-unchanged-output (without it every module gets its output)');
   // `none` is the identity: no post pipeline either, unless one is asked for by name.
   const post = argv.post !== false && (passes !== IDENTITY_PIPELINE || argv['post-pipeline'] !== undefined);
   return {
@@ -165,7 +159,6 @@ export function parseArgs(args: string[]): RunOptions | 'help' | 'version' {
     inputAsPrinted: argv['input-as-printed'] === true,
     outcome: argv.outcome === undefined ? undefined : String(last(argv.outcome)),
     skipUnchangedOutput: argv['skip-unchanged-output'] === true,
-    postUnchanged: argv['post-unchanged'] === true,
     logLevel: last(argv['log-level']) as LogLevel,
     logFormat: last(argv['log-format']) as LogFormat,
   };

@@ -175,27 +175,6 @@ describe('--skip-unchanged-output (what tscc passes with --outcome)', () => {
     expect({ status: toStdout.status, stdout: toStdout.stdout.length, stderr: toStdout.stderr }).toEqual({ status: 0, stdout: 0, stderr: '' });
   }, 120_000);
 
-  test('with --post-unchanged (tscc passes it) a module known unchanged before opt gets the post pipeline of its input as read: the output of a run without the flags, neither printed nor encoded', () => {
-    const kept = withOutcome('no-scop-outcome', NO_SCOP, ['--skip-unchanged-output', '--post-unchanged'], 'post-unchanged');
-    expect(kept.outcome).toBe('unchanged');
-    expect(kept.stages).toContain('post pipeline (opt-14)');
-    expect(kept.stages).not.toContain('printed');
-    expect(kept.stages).not.toContain('verified and encoded');
-    const plain = withOutcome('no-scop-outcome', NO_SCOP, [], 'plain-again');
-    expect(kept.out).toBeDefined();
-    expect(kept.out!.equals(plain.out!)).toBe(true);
-    // A changed module: the same output as with --skip-unchanged-output alone.
-    const changed = withOutcome('scop-outcome', SCOP, ['--keep-unprofitable', '--skip-unchanged-output', '--post-unchanged'], 'post-unchanged');
-    expect(changed.outcome).toBe('changed');
-    expect(changed.out!.equals(withOutcome('scop-outcome', SCOP, ['--keep-unprofitable'], 'plain-again').out!)).toBe(true);
-  }, 120_000);
-
-  test('--post-unchanged without --skip-unchanged-output is refused in one line', () => {
-    const r = tsopt(['-', '-o', path.join(dir, 'never.bc'), `--outcome=${path.join(dir, 'never.outcome')}`, '--post-unchanged'], '');
-    expect(r.status).toBe(1);
-    expect(r.stderr).toBe('tsopt: error: --post-unchanged needs --skip-unchanged-output (without it every module gets its output)\n');
-  });
-
   test('without --outcome it is refused in one line: nothing would say that no output was written', () => {
     const r = tsopt(['-', '-o', path.join(dir, 'never.bc'), '--skip-unchanged-output'], '');
     expect(r.status).toBe(1);

@@ -5,9 +5,7 @@
 // innermost loops aligned to 64 bytes and main's initialization loop compiled otherwise (PolyBench's
 // VLA jacobi-1d, the same loops, read 0.72x clang -O3). A kept fast path (jacobi-2d), a fast path
 // kept by --keep-unprofitable, and a rewrite by a pass other than versioning (sink-stores on
-// tsvc-branch-store) say `changed`, and tscc's object of jacobi-2d is its own. A module no pass
-// changed (known before opt) goes through the post pipeline as read and code generation alone
-// (--post-unchanged): cheaper than clang-14's compile again, and on our sources clang's object too.
+// tsvc-branch-store) say `changed`, and tscc's object of jacobi-2d is its own.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -75,7 +73,7 @@ const WARNS = `int first_run(const int *a, int n) {
 }
 `;
 
-test("a source no pass changed: its warning once, the post pipeline's output through the back end alone (no second clang-14 compile), and clang's object", () => {
+test("a source tsopt leaves unchanged gets clang's object and its warning once, not again from the second clang run; tsopt made no output for it", () => {
   const stages = path.join(work, 'warns-stages.jsonl');
   const { env } = tsccOnPath({ TSCC_TIME_STAGES: stages });
   const src = path.join(work, 'warns.c');
@@ -90,13 +88,12 @@ test("a source no pass changed: its warning once, the post pipeline's output thr
   expect(clang.warnings).toHaveLength(1);
   expect(ours.warnings).toHaveLength(1);
   expect(ours.object.equals(clang.object)).toBe(true);
-  // tscc passes --skip-unchanged-output --post-unchanged: tsopt knew before opt that nothing
-  // changed, so it handed the front end's text to opt's post pipeline as read (no print), and tscc
-  // ran code generation alone on that output instead of clang-14's whole compile a second time.
+  // tscc passes --skip-unchanged-output: tsopt knew before opt that nothing changed, so neither
+  // printed the module nor ran opt's post pipeline; the object is clang-14's second run's.
   const names = (JSON.parse(fs.readFileSync(stages, 'utf8').trim()) as { stages: { stage: string }[] }).stages.map((x) => x.stage);
-  expect(names).toEqual(expect.arrayContaining(['tsopt: parsed', 'tsopt: versioning', 'tsopt: post pipeline (opt-14)', 'unchanged: back end (clang-14)']));
+  expect(names).toEqual(expect.arrayContaining(['tsopt: parsed', 'tsopt: versioning', 'unchanged: clang-14 -O3']));
+  expect(names).not.toContain('tsopt: post pipeline (opt-14)');
   expect(names).not.toContain('tsopt: printed');
-  expect(names).not.toContain('unchanged: clang-14 -O3');
   expect(names).not.toContain('back end (clang-14)');
 }, 300_000);
 
@@ -104,10 +101,10 @@ test("a source no pass changed: its warning once, the post pipeline's output thr
 // skips what only makes it: the decided module's print and clean-up where every fast path was
 // dropped (VLA jacobi-1d), the post pipeline where nothing was versioned (WARNS). A `changed` run
 // writes the output it writes without the flag. Which stages ran, from tsopt's debug records.
-function skipRun(name: string, ir: Buffer, skip: boolean, extra: readonly string[] = []): { outcome: string; output?: Buffer; stages: string[] } {
-  const out = path.join(work, `${name}-skip${skip}${extra.join('')}.bc`);
-  const file = path.join(work, `${name}-skip${skip}${extra.join('')}.outcome`);
-  const r = spawnSync('node', [tsopt, '--verify-each', '-o', out, `--outcome=${file}`, ...(skip ? ['--skip-unchanged-output'] : []), ...extra, '--log-level=debug', '--log-format=json'], { input: ir });
+function skipRun(name: string, ir: Buffer, skip: boolean): { outcome: string; output?: Buffer; stages: string[] } {
+  const out = path.join(work, `${name}-skip${skip}.bc`);
+  const file = path.join(work, `${name}-skip${skip}.outcome`);
+  const r = spawnSync('node', [tsopt, '--verify-each', '-o', out, `--outcome=${file}`, ...(skip ? ['--skip-unchanged-output'] : []), '--log-level=debug', '--log-format=json'], { input: ir });
   expect(r.status).toBe(0);
   const stages = r.stderr.toString().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { pass?: string; msg?: string; cpuMs?: number }).filter((x) => x.cpuMs !== undefined).map((x) => String(x.pass ?? x.msg));
   return { outcome: fs.readFileSync(file, 'utf8').trim(), output: fs.existsSync(out) ? fs.readFileSync(out) : undefined, stages };
@@ -119,10 +116,6 @@ test('--skip-unchanged-output: no output and none of its steps where the outcome
   expect(dropped).toMatchObject({ outcome: 'unchanged', output: undefined });
   expect(dropped.stages).toContain('profitability: decided');
   expect(dropped.stages.filter((s) => /decided module printed|clean-up|encoded/.test(s))).toEqual([]);
-  // --post-unchanged (tscc passes it) leaves a module decided unchanged after opt without output.
-  const droppedPost = skipRun('jacobi-1d', vla, true, ['--post-unchanged']);
-  expect(droppedPost).toMatchObject({ outcome: 'unchanged', output: undefined });
-  expect(droppedPost.stages.filter((s) => /decided module printed|clean-up|encoded/.test(s))).toEqual([]);
   expect(skipRun('jacobi-1d', vla, false).stages).toContain('decided module printed');
 
   const warns = path.join(work, 'warns-skip.c');
