@@ -2,7 +2,7 @@
 // with an i64 induction variable, `if` nodes branches, `user` nodes statement instances
 // emitted by the caller. Loops are left for opt's loop-rotate, as Polly leaves them.
 import type { AstExprTree, AstNodeTree } from 'isl-wasm';
-import { InstFlag, IrBuilder, addIncoming, arrayOf, constInt, createBlock, insertBlockAfter, intType, type BasicBlock, type Instruction, type Value } from '../ir';
+import { InstFlag, IrBuilder, addIncoming, arrayOf, constInt, createBlock, insertBlockAfter, intType, type ArrayType, type BasicBlock, type Instruction, type Value } from '../ir';
 import { AstExprEmitter } from './ast-expr';
 
 const i64 = intType(64);
@@ -373,7 +373,7 @@ interface Claims {
   readonly sync: PointSync;
   /** [fronts claims, then fronts x tSpan flags] of i32 in the caller's frame. */
   readonly state: Value;
-  readonly type: ReturnType<typeof arrayOf>;
+  readonly type: ArrayType;
   readonly fronts: number;
   readonly hooks: ParallelLoopHooks;
 }

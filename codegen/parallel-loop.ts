@@ -16,7 +16,9 @@
 // keeps in stack slots get one slot per thread when the loop writes them. A SCoP already inside
 // a parallel region (the user's own `#pragma omp parallel`) runs serially on its thread, so
 // nested parallelism is never created. Too little work per thread (an estimate from the
-// statements' iteration domains, `--parallel-min-work`) also runs serially.
+// statements' iteration domains, `--parallel-min-work`) also runs serially. A band of time tile
+// wavefronts runs in one team whose columns wait for each other point to point
+// (`--omp-tile-sync=point`; codegen/ast-to-ir.ts, generatePointSync; `pointSyncPlan` here).
 import { AstBuild, readAstExpr, Val, type AstExprTree, type AstNodeTree } from 'isl-wasm';
 import {
   IrBuilder, attributeGroup, constInt, getIntrinsic, createBlock, createFunction, eraseInstruction, functionAttributes, functionType, getOrInsertFunction, i8, insertBlock, intType, literalStruct,
