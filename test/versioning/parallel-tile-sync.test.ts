@@ -10,7 +10,8 @@
 //   - the point build's outlined band spins with `pause` and yields (sched_yield); the barrier
 //     build has neither;
 //   - the program prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads,
-//     also with --time-tile-one-thread-order=false, where one thread runs the synchronised band.
+//     also with --time-tile-one-thread-order=false, where one thread runs the synchronised band;
+//   - at --time-tile-wavefront-depth=3 the offsets isl gives are five, not three.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runOk, tempDir } from '../support/tools';
@@ -65,4 +66,20 @@ test.each([
     expect(/sched_yield/.test(outlined)).toBe(mode !== 'barrier');
   }
   expect(teams).toEqual({ point: 1, barrier: fronts, 'point-one-thread': 1 });
+}, 300_000);
+
+// The offsets are isl's, not assumed: with wavefronts of three tile coordinates
+// (--time-tile-wavefront-depth=3, w = T0 + T1 + T2) a column (w, T1) also depends on columns two
+// and three wavefronts back.
+test('omp-tiles.c at --time-tile-wavefront-depth=3: five offsets, one team, output as clang -O3 -fopenmp\'s under 1, 2 and 4 threads', () => {
+  const source = path.join(fixtures, 'omp-tiles.c');
+  const reference = path.join(work, 'depth3.ref');
+  runOk('clang-14', ['-O3', '-fopenmp', source, '-o', reference]);
+  const want = runThreads(reference, 2).out;
+  const exe = path.join(work, 'depth3');
+  const report = path.join(work, 'depth3.json');
+  tsccWith(['-O3', '-fopenmp', source, '-o', exe], `${FLAGS} --time-tile-wavefront-depth=3 --report=${report}`);
+  for (const threads of [1, 2, 4]) expect(runThreads(exe, threads).out).toBe(want);
+  expect(scopOf(report, 'jacobi').ompTileSync).toEqual(['c1: point to point: one team for wavefronts 0..15, each column (w, t) waits for (w - 1, t), (w - 1, t - 1), (w - 2, t), (w - 2, t - 1), (w - 3, t - 1)']);
+  expect(runThreads(exe, 2).forks.jacobi).toBe(1);
 }, 300_000);
