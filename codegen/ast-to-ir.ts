@@ -7,6 +7,7 @@ import { AstExprEmitter } from './ast-expr';
 
 const i64 = intType(64);
 const i32 = intType(32);
+const i8 = intType(8);
 /** Spins on a column's flag (each with a pause) before its thread yields the core at every further one. */
 const spinsBeforeYield = 1000;
 
@@ -260,34 +261,28 @@ export class AstToIr {
    * least wavefront waits only for columns of earlier ones (each offset has dw >= 1), which are
    * all done, so it runs to its end, and by induction every claimed column does. A waiting
    * thread holds nothing another needs. One thread (the team of one) runs the columns in
-   * wavefront order, each wait already satisfied. The claims and flags live in the caller's frame,
-   * zeroed before each run.
+   * wavefront order, each wait already satisfied. The claims (4 bytes a wavefront) and flags (a
+   * byte a column) live in the caller's frame, zeroed before each run.
    */
   private generatePointSync(outer: ForNode, inner: ForNode, p: ParallelLoopHooks, sync: PointSync): void {
     const b = this.b;
     const fronts = sync.wLast - sync.wFirst + 1;
-    const cells = fronts + fronts * sync.tSpan;
-    const type = arrayOf(i32, cells);
-    const state = new IrBuilder().positionAtStart(b.insertBlock!.parent!.blocks[0]!).alloca(type, 'sync.state', 64);
-    // Zero the claims and the flags: the run's columns are all still to do.
-    const pre = b.insertBlock!;
-    const zero = this.newBlock('sync.zero');
-    const zeroed = this.newBlock('sync.zeroed');
-    b.br(zero);
-    b.positionAtEnd(zero);
-    const k = b.phi(i64, 'sync.k', [[constInt(i64, 0), pre]]);
-    b.store(constInt(i32, 0), b.gep(type, state, [constInt(i64, 0), k]), 4);
-    const k1 = b.add(k, constInt(i64, 1), 'sync.k.next', InstFlag.NoSignedWrap);
-    addIncoming(k, k1, zero);
-    b.condBr(b.icmp('slt', k1, constInt(i64, cells)), zero, zeroed);
-    b.positionAtEnd(zeroed);
+    // One claim counter per wavefront, one flag byte per column of the box.
+    const at = new IrBuilder().positionAtStart(b.insertBlock!.parent!.blocks[0]!);
+    const claims = { type: arrayOf(i32, fronts), cell: i32 };
+    const flags = { type: arrayOf(i8, fronts * sync.tSpan), cell: i8 };
+    const claimsAt = at.alloca(claims.type, 'sync.claims', 64);
+    const flagsAt = at.alloca(flags.type, 'sync.flags', 64);
+    // Zero them: the run's columns are all still to do.
+    this.zeroArray(claimsAt, claims.type, claims.cell, fronts);
+    this.zeroArray(flagsAt, flags.type, flags.cell, fronts * sync.tSpan);
     const serial = p.serial(b, constInt(i64, fronts), []);
     const entry = this.newBlock('par.entry');
     const first = this.blocks.length - 1;
     b.br(entry);
     b.positionAtEnd(entry);
     p.team(b, serial);
-    this.claims = { node: inner, outer: iterName(outer), sync, state, type, fronts, hooks: p };
+    this.claims = { node: inner, outer: iterName(outer), sync, claims: claimsAt, claimsType: claims.type, flags: flagsAt, flagsType: flags.type, hooks: p };
     const loop = this.emitLoop(outer, this.exprs().value(outer.init), (iv) => {
       this.iterators.set(iterName(outer), iv);
       return this.exprs().cond(outer.cond);
@@ -308,10 +303,10 @@ export class AstToIr {
     const { lb, ub } = this.columnRange(inner, e);
     const n = b.select(b.icmp('slt', ub, lb), constInt(i64, 0), b.add(b.sub(ub, lb), constInt(i64, 1)), 'sync.n');
     const front = b.sub(w, constInt(i64, c.sync.wFirst), 'sync.front');
-    const counter = b.gep(c.type, c.state, [constInt(i64, 0), front], 'sync.claims');
+    const counter = b.gep(c.claimsType, c.claims, [constInt(i64, 0), front], 'sync.claim');
     const flag = (w1: Value, t1: Value): Value => {
-      const cell = b.add(b.add(constInt(i64, c.fronts), b.mul(b.sub(w1, constInt(i64, c.sync.wFirst)), constInt(i64, c.sync.tSpan))), b.sub(t1, constInt(i64, c.sync.tMin)));
-      return b.gep(c.type, c.state, [constInt(i64, 0), cell], 'sync.flag');
+      const cell = b.add(b.mul(b.sub(w1, constInt(i64, c.sync.wFirst)), constInt(i64, c.sync.tSpan)), b.sub(t1, constInt(i64, c.sync.tMin)));
+      return b.gep(c.flagsType, c.flags, [constInt(i64, 0), cell], 'sync.flag');
     };
     let at: Value | undefined;
     this.emitLoop(inner, constInt(i64, 0), () => b.icmp('slt', at!, n), constInt(i64, 1), () => {
@@ -337,8 +332,8 @@ export class AstToIr {
           b.br(spin);
           b.positionAtEnd(spin);
           const spins = b.phi(i32, 'sync.spins', [[constInt(i32, 0), wait]]);
-          const done = b.atomicLoad(i32, ptr, 'acquire', 4, 'sync.done');
-          b.condBr(b.icmp('ne', done, constInt(i32, 0)), ready, relax);
+          const done = b.atomicLoad(i8, ptr, 'acquire', 1, 'sync.done');
+          b.condBr(b.icmp('ne', done, constInt(i8, 0)), ready, relax);
           b.positionAtEnd(relax);
           c.hooks.pause(b);
           const next = b.add(spins, constInt(i32, 1), 'sync.spins.next', InstFlag.NoSignedWrap);
@@ -352,9 +347,25 @@ export class AstToIr {
         }
       },
       after: (t) => {
-        b.atomicStore(constInt(i32, 1), flag(w, t), 'release', 4);
+        b.atomicStore(constInt(i8, 1), flag(w, t), 'release', 1);
       },
     });
+  }
+
+  /** Stores 0 to the `count` cells of `cell` type of the array `at` (`type`), in a loop from the builder's block. */
+  private zeroArray(at: Value, type: ArrayType, cell: typeof i32 | typeof i8, count: number): void {
+    const b = this.b;
+    const pre = b.insertBlock!;
+    const body = this.newBlock('sync.zero');
+    const after = this.newBlock('sync.zeroed');
+    b.br(body);
+    b.positionAtEnd(body);
+    const k = b.phi(i64, 'sync.k', [[constInt(i64, 0), pre]]);
+    b.store(constInt(cell, 0), b.gep(type, at, [constInt(i64, 0), k]));
+    const next = b.add(k, constInt(i64, 1), 'sync.k.next', InstFlag.NoSignedWrap);
+    addIncoming(k, next, body);
+    b.condBr(b.icmp('slt', next, constInt(i64, count)), body, after);
+    b.positionAtEnd(after);
   }
 
   /** The first and last column of `inner` (step 1) as `e` evaluates its bounds. */
@@ -371,10 +382,11 @@ interface Claims {
   /** The wavefront loop's iterator. */
   readonly outer: string;
   readonly sync: PointSync;
-  /** [fronts claims, then fronts x tSpan flags] of i32 in the caller's frame. */
-  readonly state: Value;
-  readonly type: ArrayType;
-  readonly fronts: number;
+  /** [fronts x i32] claim counters and [fronts x tSpan x i8] flags, in the caller's frame. */
+  readonly claims: Value;
+  readonly claimsType: ArrayType;
+  readonly flags: Value;
+  readonly flagsType: ArrayType;
   readonly hooks: ParallelLoopHooks;
 }
 

@@ -316,14 +316,14 @@ export function parallelCodegen(
   return { hook, outline };
 }
 
-/** Most claims and flags a point-synchronised band keeps in its caller's frame (4 bytes each). */
-const maxSyncCells = 1 << 16;
+/** Most bytes of claims (4 a wavefront) and flags (1 a column) a point-synchronised band keeps in its caller's frame. */
+const maxSyncBytes = 1 << 16;
 
 /**
  * The constants of point-to-point synchronisation (codegen/ast-to-ir.ts, `generatePointSync`) for
  * the wavefronts `outer` over their columns `inner`, or undefined where they are not constants:
  * `outer`'s bounds constant, both loops of step 1, `inner`'s bounds constant at each wavefront,
- * and the claims and flags within `maxSyncCells`.
+ * and the claims and flags within `maxSyncBytes`.
  */
 function pointSyncPlan(outer: ForNode, inner: ForNode, deltas: readonly (readonly [number, number])[]): PointSync | undefined {
   const ob = parallelBound(outer);
@@ -333,7 +333,7 @@ function pointSyncPlan(outer: ForNode, inner: ForNode, deltas: readonly (readonl
   const bound = evalAstExpr(ob.upper, new Map());
   if (first === undefined || bound === undefined) return undefined;
   const last = ob.strict ? bound - 1n : bound;
-  if (last < first || Number(last - first) + 1 > maxSyncCells) return undefined;
+  if (last < first || 4 * (Number(last - first) + 1) > maxSyncBytes) return undefined;
   let tMin: bigint | undefined;
   let tMax: bigint | undefined;
   const env = new Map<string, bigint>();
@@ -350,7 +350,7 @@ function pointSyncPlan(outer: ForNode, inner: ForNode, deltas: readonly (readonl
   if (tMin === undefined || tMax === undefined) return undefined;
   const fronts = Number(last - first) + 1;
   const tSpan = Number(tMax - tMin) + 1;
-  if (fronts + fronts * tSpan > maxSyncCells) return undefined;
+  if (4 * fronts + fronts * tSpan > maxSyncBytes) return undefined;
   return { wFirst: Number(first), wLast: Number(last), tMin: Number(tMin), tSpan, deltas };
 }
 
