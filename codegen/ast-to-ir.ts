@@ -2,10 +2,14 @@
 // with an i64 induction variable, `if` nodes branches, `user` nodes statement instances
 // emitted by the caller. Loops are left for opt's loop-rotate, as Polly leaves them.
 import type { AstExprTree, AstNodeTree } from 'isl-wasm';
-import { InstFlag, IrBuilder, addIncoming, constInt, createBlock, insertBlockAfter, intType, type BasicBlock, type Instruction, type Value } from '../ir';
+import { InstFlag, IrBuilder, addIncoming, arrayOf, constInt, createBlock, insertBlockAfter, intType, type ArrayType, type BasicBlock, type Instruction, type Value } from '../ir';
 import { AstExprEmitter } from './ast-expr';
 
 const i64 = intType(64);
+const i32 = intType(32);
+const i8 = intType(8);
+/** Spins on a column's flag (each with a pause) before its thread yields the core at every further one. */
+const spinsBeforeYield = 1000;
 
 /** A loop the generator made, handed to `onLoop` once its latch exists. */
 export interface GeneratedLoop {
@@ -36,6 +40,8 @@ export class AstToIr {
   /** Blocks made, in order (for undoing a failed generation). */
   readonly blocks: BasicBlock[] = [];
   private last: BasicBlock;
+  /** Inside a point-synchronised band (`generatePointSync`): the loop of columns and how they are claimed. */
+  private claims: Claims | undefined;
 
   constructor(readonly b: IrBuilder, readonly hooks: AstCodegenHooks, private readonly prefix: string) {
     this.last = b.insertBlock!;
@@ -90,9 +96,20 @@ export class AstToIr {
       }
       case 'for': {
         if (node.iterator.kind !== 'id') throw new Error('a loop iterator that is not an identifier');
+        if (this.claims?.node === node) {
+          this.generateClaims(node, this.claims);
+          return;
+        }
         const parallel = this.hooks.parallel?.(node);
         if (parallel) {
           this.generateParallel(node, parallel);
+          return;
+        }
+        const inner = onlyLoop(node.body);
+        const columns = inner && this.hooks.parallel?.(inner);
+        const sync = columns && columns.pointSync?.(node, inner, this.enclosing);
+        if (sync) {
+          this.generatePointSync(node, inner, columns, sync);
           return;
         }
         this.emitLoop(node, this.exprs().value(node.init), (iv) => {
@@ -109,7 +126,10 @@ export class AstToIr {
    * iterator bound to `iv`, or to `iterator(iv)` when given: a counter whose iterations run the
    * iterator's values in another order), from the builder's block; leaves the builder at the loop's exit.
    */
-  private emitLoop(node: ForNode, init: Value, cond: (iv: Instruction) => Value, step?: Value, iterator?: (iv: Instruction) => Value): { header: BasicBlock; iterator: Value } {
+  private emitLoop(
+    node: ForNode, init: Value, cond: (iv: Instruction) => Value, step?: Value, iterator?: (iv: Instruction) => Value,
+    around?: { before(it: Value): void; after(it: Value): void },
+  ): { header: BasicBlock; iterator: Value } {
     const b = this.b;
     const name = iterName(node);
     const pre = b.insertBlock!;
@@ -124,7 +144,9 @@ export class AstToIr {
     b.condBr(cond(iv), body, exit);
     b.positionAtEnd(body);
     this.enclosing.push(node);
+    around?.before(value);
     this.generate(node.body);
+    around?.after(value);
     this.enclosing.pop();
     // nsw, as clang gives its own counters: without it SCEV cannot count the iterations of a
     // loop that exits on `c <= bound` (it might wrap), and LLVM's loop vectorizer refuses
@@ -216,6 +238,177 @@ export class AstToIr {
     b.positionAtEnd(done);
     p.region({ node, entry, blocks: region, done, serial, share, ...loop, last });
   }
+
+  /**
+   * The band of wavefronts `outer` (w, sequential) whose only child is the loop of their columns
+   * `inner` (t, on the threads), run by one team with point-to-point synchronisation instead of
+   * a team (and a join) per wavefront:
+   *
+   *   one team:  for w (each thread walks every wavefront)
+   *                while (q = claims[w]++) < n(w):          claimed in wavefront order
+   *                  t = lb(w) + q
+   *                  for each offset (dw, dt) the dependences give (`sync.deltas`): where the
+   *                    column (w - dw, t - dt) is one of the band's, spin (pause, later yield)
+   *                    until its flag is set (atomic acquire load)
+   *                  the column (w, t)
+   *                  flag[w, t] = 1                        (atomic release store)
+   *
+   * Sound: every dependence between two columns has its offset in `sync.deltas` (isl,
+   * transform/wavefront.ts), so a column starts after every column it reads from or writes
+   * after; the release/acquire pair orders their memory. No deadlock: a thread claims in
+   * wavefront w only once w - 1's claims are exhausted, so when any column of w is claimed every
+   * column of every earlier wavefront has been claimed; the unfinished claimed column of the
+   * least wavefront waits only for columns of earlier ones (each offset has dw >= 1), which are
+   * all done, so it runs to its end, and by induction every claimed column does. A waiting
+   * thread holds nothing another needs. One thread (the team of one) runs the columns in
+   * wavefront order, each wait already satisfied. The claims (4 bytes a wavefront) and flags (a
+   * byte a column) live in the caller's frame, zeroed before each run.
+   */
+  private generatePointSync(outer: ForNode, inner: ForNode, p: ParallelLoopHooks, sync: PointSync): void {
+    const b = this.b;
+    const fronts = sync.wLast - sync.wFirst + 1;
+    // One claim counter per wavefront, one flag byte per column of the box.
+    const at = new IrBuilder().positionAtStart(b.insertBlock!.parent!.blocks[0]!);
+    const claims = { type: arrayOf(i32, fronts), cell: i32 };
+    const flags = { type: arrayOf(i8, fronts * sync.tSpan), cell: i8 };
+    const claimsAt = at.alloca(claims.type, 'sync.claims', 64);
+    const flagsAt = at.alloca(flags.type, 'sync.flags', 64);
+    // Zero them: the run's columns are all still to do.
+    this.zeroArray(claimsAt, claims.type, claims.cell, fronts);
+    this.zeroArray(flagsAt, flags.type, flags.cell, fronts * sync.tSpan);
+    const serial = p.serial(b, constInt(i64, fronts), []);
+    const entry = this.newBlock('par.entry');
+    const first = this.blocks.length - 1;
+    b.br(entry);
+    b.positionAtEnd(entry);
+    p.team(b, serial);
+    this.claims = { node: inner, outer: iterName(outer), sync, claims: claimsAt, claimsType: claims.type, flags: flagsAt, flagsType: flags.type, hooks: p };
+    const loop = this.emitLoop(outer, this.exprs().value(outer.init), (iv) => {
+      this.iterators.set(iterName(outer), iv);
+      return this.exprs().cond(outer.cond);
+    });
+    this.claims = undefined;
+    const done = this.newBlock('par.done');
+    b.br(done);
+    const region = this.blocks.slice(first, this.blocks.length - 1);
+    b.positionAtEnd(done);
+    p.region({ node: inner, entry, blocks: region, done, serial, share: 'dynamic', ...loop, last: constInt(i64, sync.wLast), sync });
+  }
+
+  /** The columns of one wavefront inside `generatePointSync`'s team: claimed, waited for, run, published. */
+  private generateClaims(inner: ForNode, c: Claims): void {
+    const b = this.b;
+    const e = this.exprs();
+    const w = this.iterators.get(c.outer)!;
+    const { lb, ub } = this.columnRange(inner, e);
+    const n = b.select(b.icmp('slt', ub, lb), constInt(i64, 0), b.add(b.sub(ub, lb), constInt(i64, 1)), 'sync.n');
+    const front = b.sub(w, constInt(i64, c.sync.wFirst), 'sync.front');
+    const counter = b.gep(c.claimsType, c.claims, [constInt(i64, 0), front], 'sync.claim');
+    const flag = (w1: Value, t1: Value): Value => {
+      const cell = b.add(b.mul(b.sub(w1, constInt(i64, c.sync.wFirst)), constInt(i64, c.sync.tSpan)), b.sub(t1, constInt(i64, c.sync.tMin)));
+      return b.gep(c.flagsType, c.flags, [constInt(i64, 0), cell], 'sync.flag');
+    };
+    let at: Value | undefined;
+    this.emitLoop(inner, constInt(i64, 0), () => b.icmp('slt', at!, n), constInt(i64, 1), () => {
+      at = b.sext(b.atomicAdd(counter, constInt(i32, 1), 'sync.q'), i64);
+      return b.add(lb, at, 'sync.t');
+    }, {
+      before: (t) => {
+        for (const [dw, dt] of c.sync.deltas) {
+          const w1 = b.sub(w, constInt(i64, dw), 'sync.w.dep');
+          const t1 = b.sub(t, constInt(i64, dt), 'sync.t.dep');
+          // The column (w1, t1) is the band's: w1 one of its wavefronts, t1 in that one's range.
+          const range = this.columnRange(inner, new AstExprEmitter(b, 64, (name) => (name === c.outer ? w1 : this.iterators.get(name) ?? this.hooks.parameter(name))));
+          const inFront = b.and(b.icmp('sge', t1, range.lb), b.icmp('sle', t1, range.ub));
+          const exists = b.and(b.icmp('sge', w1, constInt(i64, c.sync.wFirst)), inFront, 'sync.dep');
+          const wait = this.newBlock('sync.wait');
+          const spin = this.newBlock('sync.spin');
+          const relax = this.newBlock('sync.relax');
+          const yieldCore = this.newBlock('sync.yield');
+          const ready = this.newBlock('sync.ready');
+          b.condBr(exists, wait, ready);
+          b.positionAtEnd(wait);
+          const ptr = flag(w1, t1);
+          b.br(spin);
+          b.positionAtEnd(spin);
+          const spins = b.phi(i32, 'sync.spins', [[constInt(i32, 0), wait]]);
+          const done = b.atomicLoad(i8, ptr, 'acquire', 1, 'sync.done');
+          b.condBr(b.icmp('ne', done, constInt(i8, 0)), ready, relax);
+          b.positionAtEnd(relax);
+          c.hooks.pause(b);
+          const next = b.add(spins, constInt(i32, 1), 'sync.spins.next', InstFlag.NoSignedWrap);
+          addIncoming(spins, next, relax);
+          b.condBr(b.icmp('sgt', next, constInt(i32, spinsBeforeYield)), yieldCore, spin);
+          b.positionAtEnd(yieldCore);
+          c.hooks.yield(b);
+          addIncoming(spins, next, yieldCore);
+          b.br(spin);
+          b.positionAtEnd(ready);
+        }
+      },
+      after: (t) => {
+        b.atomicStore(constInt(i8, 1), flag(w, t), 'release', 1);
+      },
+    });
+  }
+
+  /** Stores 0 to the `count` cells of `cell` type of the array `at` (`type`), in a loop from the builder's block. */
+  private zeroArray(at: Value, type: ArrayType, cell: typeof i32 | typeof i8, count: number): void {
+    const b = this.b;
+    const pre = b.insertBlock!;
+    const body = this.newBlock('sync.zero');
+    const after = this.newBlock('sync.zeroed');
+    b.br(body);
+    b.positionAtEnd(body);
+    const k = b.phi(i64, 'sync.k', [[constInt(i64, 0), pre]]);
+    b.store(constInt(cell, 0), b.gep(type, at, [constInt(i64, 0), k]));
+    const next = b.add(k, constInt(i64, 1), 'sync.k.next', InstFlag.NoSignedWrap);
+    addIncoming(k, next, body);
+    b.condBr(b.icmp('slt', next, constInt(i64, count)), body, after);
+    b.positionAtEnd(after);
+  }
+
+  /** The first and last column of `inner` (step 1) as `e` evaluates its bounds. */
+  private columnRange(inner: ForNode, e: AstExprEmitter): { lb: Value; ub: Value } {
+    const { upper, strict } = parallelBound(inner)!;
+    const bound = e.value(upper);
+    return { lb: e.value(inner.init), ub: strict ? this.b.sub(bound, constInt(i64, 1)) : bound };
+  }
+}
+
+/** A point-synchronised band as `generateClaims` runs it. */
+interface Claims {
+  readonly node: ForNode;
+  /** The wavefront loop's iterator. */
+  readonly outer: string;
+  readonly sync: PointSync;
+  /** [fronts x i32] claim counters and [fronts x tSpan x i8] flags, in the caller's frame. */
+  readonly claims: Value;
+  readonly claimsType: ArrayType;
+  readonly flags: Value;
+  readonly flagsType: ArrayType;
+  readonly hooks: ParallelLoopHooks;
+}
+
+/**
+ * What point-to-point synchronisation of a band of wavefronts needs (`generatePointSync`), known
+ * at compile time: the wavefronts wFirst..wLast (step 1), the columns' least value and span over
+ * all wavefronts (the flags' box), and the offsets (dw >= 1, dt) of the columns a column waits for.
+ */
+export interface PointSync {
+  readonly wFirst: number;
+  readonly wLast: number;
+  readonly tMin: number;
+  readonly tSpan: number;
+  readonly deltas: readonly (readonly [number, number])[];
+}
+
+/** The only loop `node` holds, through marks and blocks of one child; undefined for anything else. */
+function onlyLoop(node: AstNodeTree): ForNode | undefined {
+  if (node.kind === 'for') return node;
+  if (node.kind === 'mark') return onlyLoop(node.node);
+  if (node.kind === 'block' && node.children.length === 1) return onlyLoop(node.children[0]!);
+  return undefined;
 }
 
 type ForNode = Extract<AstNodeTree, { kind: 'for' }>;
@@ -262,6 +455,8 @@ export interface ParallelRegion {
   readonly header: BasicBlock;
   readonly iterator: Value;
   readonly last: Value;
+  /** A band of wavefronts run by one team, its columns synchronised point to point (`generatePointSync`); the region's loop is then the wavefronts'. */
+  readonly sync?: PointSync;
 }
 
 /** What the caller decides for a loop it wants run in parallel (`AstCodegenHooks.parallel`). */
@@ -274,6 +469,15 @@ export interface ParallelLoopHooks {
   team(b: IrBuilder, serial: Value): { threads: Value; thread: Value };
   /** The region, complete (its loop and what it runs). */
   region(r: ParallelRegion): void;
+  /**
+   * For this loop of columns as the only child of `outer` (a band of wavefronts): what one team
+   * for the whole band needs (`generatePointSync`), or undefined for a team per run of this loop.
+   */
+  pointSync?(outer: ForNode, inner: ForNode, enclosing: readonly ForNode[]): PointSync | undefined;
+  /** Emits one spin's pause (x86 `pause`, or nothing). */
+  pause(b: IrBuilder): void;
+  /** Emits a call that gives the core to another thread (`sched_yield`). */
+  yield(b: IrBuilder): void;
 }
 
 /** Calls `f` on every `for` node of `node` in pre-order; descends into one's body only when `f` returns true. */

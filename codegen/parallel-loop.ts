@@ -16,19 +16,21 @@
 // keeps in stack slots get one slot per thread when the loop writes them. A SCoP already inside
 // a parallel region (the user's own `#pragma omp parallel`) runs serially on its thread, so
 // nested parallelism is never created. Too little work per thread (an estimate from the
-// statements' iteration domains, `--parallel-min-work`) also runs serially.
+// statements' iteration domains, `--parallel-min-work`) also runs serially. A band of time tile
+// wavefronts runs in one team whose columns wait for each other point to point
+// (`--omp-tile-sync=point`; codegen/ast-to-ir.ts, generatePointSync; `pointSyncPlan` here).
 import { AstBuild, readAstExpr, Val, type AstExprTree, type AstNodeTree } from 'isl-wasm';
 import {
-  IrBuilder, attributeGroup, constInt, createBlock, createFunction, eraseInstruction, functionAttributes, functionType, getOrInsertFunction, i8, insertBlock, intType, literalStruct,
+  IrBuilder, attributeGroup, constInt, getIntrinsic, createBlock, createFunction, eraseInstruction, functionAttributes, functionType, getOrInsertFunction, i8, insertBlock, intType, literalStruct,
   pointerTo, replaceAllUsesWith, replaceUsesWithIf, successors, terminator, setOperand, voidType, doubleTy, calledValue,
   type BasicBlock, type Instruction, type IrFunction, type Module, type Value,
 } from '../ir';
 import type { ScopModel } from '../polyhedral/model';
 import type { PackedOperand } from '../transform/matmul';
 import { AstExprEmitter } from './ast-expr';
-import { parallelBound, statementCalls, visitLoops, type ParallelLoopHooks, type ParallelRegion, type Share } from './ast-to-ir';
+import { parallelBound, shareOf, statementCalls, visitLoops, type ParallelLoopHooks, type ParallelRegion, type PointSync, type Share } from './ast-to-ir';
 import { privatizeRegion, type PrivateArray } from './privatize';
-import { descendForBalance } from './parallel-balance';
+import { descendForBalance, evalAstExpr } from './parallel-balance';
 
 const i32 = intType(32);
 const i64 = intType(64);
@@ -201,6 +203,21 @@ interface PendingRegion extends ParallelRegion {
   readonly teamValues: { threads: Value; thread: Value };
 }
 
+/** One parallel loop's outcome: on the threads (its share, and how a band of wavefronts synchronises), or why not. */
+export interface OutlinedLoop {
+  loop: ForNode;
+  why?: string;
+  share?: Share;
+  privatized?: string[];
+  sync?: string;
+}
+
+/** How a point-synchronised band's columns wait, for the report. */
+function syncText(s: PointSync): string {
+  const offsets = s.deltas.map(([dw, dt]) => `(w - ${dw}, t${dt === 0 ? '' : dt > 0 ? ` - ${dt}` : ` + ${-dt}`})`);
+  return `point to point: one team for wavefronts ${s.wFirst}..${s.wLast}, each column (w, t) waits for ${offsets.length > 0 ? offsets.join(', ') : 'none'}`;
+}
+
 export interface ParallelCodegen {
   /** The hook for `AstCodegenHooks.parallel`. */
   readonly hook: (node: ForNode) => ParallelLoopHooks | undefined;
@@ -209,7 +226,7 @@ export interface ParallelCodegen {
    * complete (its live-outs merged). Returns, per loop, its label and whether it runs in
    * parallel or why not.
    */
-  outline(slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: Share; privatized?: string[] }[];
+  outline(slots: ReadonlySet<Instruction>): OutlinedLoop[];
 }
 
 /**
@@ -222,6 +239,7 @@ export function parallelCodegen(
   module: Module, fn: IrFunction, index: number, candidates: ReadonlySet<ForNode>, extents: ReadonlyMap<string, readonly AstExprTree[]>,
   param64: (name: string) => Value, minWork: number, onFork: (b: IrBuilder) => void,
   privatized: ReadonlyMap<ForNode, readonly PrivateArray[]> = new Map(), dynamic = true,
+  columnDeltas?: readonly (readonly [number, number])[],
 ): ParallelCodegen {
   const regions: PendingRegion[] = [];
   const runtime = (name: string, ret: typeof i32): IrFunction => getOrInsertFunction(module, name, functionType(ret, []));
@@ -263,9 +281,20 @@ export function parallelCodegen(
       region(r) {
         regions.push({ ...r, teamValues: team! });
       },
+      pointSync(outer, inner, enclosing) {
+        if (!columnDeltas || !dynamic || (privatized.get(inner)?.length ?? 0) > 0) return undefined;
+        if (shareOf(inner, [...enclosing, outer], dynamic) !== 'dynamic') return undefined;
+        return pointSyncPlan(outer, inner, columnDeltas);
+      },
+      pause(b) {
+        if (module.triple?.startsWith('x86_64')) b.call(getIntrinsic(module, 'llvm.x86.sse2.pause', functionType(voidType, []), 'nounwind'), []);
+      },
+      yield(b) {
+        b.call(getOrInsertFunction(module, 'sched_yield', functionType(i32, [])), []);
+      },
     };
   };
-  const outline = (slots: ReadonlySet<Instruction>): { loop: ForNode; why?: string; share?: Share; privatized?: string[] }[] => regions.map((r, k) => {
+  const outline = (slots: ReadonlySet<Instruction>): OutlinedLoop[] => regions.map((r, k) => {
     // Arrays private to each iteration (codegen/privatize.ts): a buffer per thread.
     const arrays = privatized.get(r.node) ?? [];
     const made = privatizeRegion(fn, r, arrays, slots);
@@ -282,9 +311,47 @@ export function parallelCodegen(
       return { loop: r.node, why, ...names };
     }
     outlineRegion(module, fn, r, own, `tsopt.par.${fn.name}.scop${index}.${k}`, onFork, new Set(buffers));
-    return { loop: r.node, share: r.share, ...names };
+    return { loop: r.node, share: r.share, ...names, ...(r.sync ? { sync: syncText(r.sync) } : {}) };
   });
   return { hook, outline };
+}
+
+/** Most bytes of claims (4 a wavefront) and flags (1 a column) a point-synchronised band keeps in its caller's frame. */
+const maxSyncBytes = 1 << 16;
+
+/**
+ * The constants of point-to-point synchronisation (codegen/ast-to-ir.ts, `generatePointSync`) for
+ * the wavefronts `outer` over their columns `inner`, or undefined where they are not constants:
+ * `outer`'s bounds constant, both loops of step 1, `inner`'s bounds constant at each wavefront,
+ * and the claims and flags within `maxSyncBytes`.
+ */
+function pointSyncPlan(outer: ForNode, inner: ForNode, deltas: readonly (readonly [number, number])[]): PointSync | undefined {
+  const ob = parallelBound(outer);
+  const ib = parallelBound(inner);
+  if (!ob || !ib || outer.inc.kind !== 'int' || outer.inc.value !== 1n || inner.inc.kind !== 'int' || inner.inc.value !== 1n || outer.iterator.kind !== 'id') return undefined;
+  const first = evalAstExpr(outer.init, new Map());
+  const bound = evalAstExpr(ob.upper, new Map());
+  if (first === undefined || bound === undefined) return undefined;
+  const last = ob.strict ? bound - 1n : bound;
+  if (last < first || 4 * (Number(last - first) + 1) > maxSyncBytes) return undefined;
+  let tMin: bigint | undefined;
+  let tMax: bigint | undefined;
+  const env = new Map<string, bigint>();
+  for (let w = first; w <= last; w++) {
+    env.set(outer.iterator.name, w);
+    const lb = evalAstExpr(inner.init, env);
+    const ub0 = evalAstExpr(ib.upper, env);
+    if (lb === undefined || ub0 === undefined) return undefined;
+    const ub = ib.strict ? ub0 - 1n : ub0;
+    if (ub < lb) continue;
+    if (tMin === undefined || lb < tMin) tMin = lb;
+    if (tMax === undefined || ub > tMax) tMax = ub;
+  }
+  if (tMin === undefined || tMax === undefined) return undefined;
+  const fronts = Number(last - first) + 1;
+  const tSpan = Number(tMax - tMin) + 1;
+  if (4 * fronts + fronts * tSpan > maxSyncBytes) return undefined;
+  return { wFirst: Number(first), wLast: Number(last), tMin: Number(tMin), tSpan, deltas };
 }
 
 function regionSet(r: ParallelRegion): Set<BasicBlock> {
@@ -316,7 +383,8 @@ function outlineProblem(r: ParallelRegion, slots: ReadonlySet<Instruction>): str
 
 function isIntrinsicOrOmp(inst: Instruction): boolean {
   const callee = calledValue(inst);
-  return callee?.kind === 'function' && (callee.name.startsWith('llvm.') || callee.name.startsWith('omp_'));
+  // sched_yield: a point-synchronised band's waits (codegen/ast-to-ir.ts, generatePointSync).
+  return callee?.kind === 'function' && (callee.name.startsWith('llvm.') || callee.name.startsWith('omp_') || callee.name === 'sched_yield');
 }
 
 /** Leaves `r` inline on one thread: the team is one thread, and the runtime calls go. */

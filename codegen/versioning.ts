@@ -62,7 +62,7 @@ export interface VersionedScop {
   /** Loops -O3 had runtime-unrolled that the fast path runs rolled (codegen/reroll.ts). */
   readonly rerolledLoops: number;
   /** --parallel: each loop chosen to run on OpenMP's threads, by its label, and why it runs serially if it does. */
-  readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: Share; readonly privatized?: readonly string[] }[];
+  readonly ompLoops: readonly { readonly loop: string; readonly why?: string; readonly share?: Share; readonly privatized?: readonly string[]; readonly sync?: string }[];
   /** --parallel with time tiles in wavefronts: the order the fast path runs on one thread (codegen/one-thread.ts), or why it has none of its own. */
   readonly oneThreadOrder?: string;
   /** The schedule optimizer's decision (absent with --schedule=false), whether the fast path took its tree, and if not why. */
@@ -164,6 +164,8 @@ export interface VersioningOptions {
   readonly privatize?: boolean;
   /** --omp-dynamic: loops whose unequal iterations change from run to run claim them one at a time (codegen/ast-to-ir.ts, shareOf). */
   readonly dynamic?: boolean;
+  /** --omp-tile-sync: time tiles in wavefronts synchronised point to point (one team) or by a team per wavefront (codegen/ast-to-ir.ts, generatePointSync). */
+  readonly tileSync?: 'point' | 'barrier';
   /** --omp-block-interchanged: interchanged nests whose outer loop carries nothing run in blocks of it on the threads (transform/interchange.ts, blockOuterLoops). */
   readonly blockInterchanged?: boolean;
   /** --parallel-balance-threads: the threads a parallel loop's share is counted for against the loops inside it (codegen/parallel-balance.ts); undefined: not counted. */
@@ -416,7 +418,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const candidates = o.parallel
       ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()]), { extents, minWork: o.parallelMinWork, small, threads: o.parallelBalanceThreads, dynamic: o.dynamic ?? true })
       : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
-    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays, o.dynamic ?? true);
+    // The offsets of the columns a column of tile wavefronts waits for (transform/wavefront.ts), with --omp-tile-sync=point.
+    const columnDeltas = scheduled && o.tileSync !== 'barrier' ? decision?.timeTiled?.tileColumnDeltas : undefined;
+    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays, o.dynamic ?? true, columnDeltas);
     let oneThread: Value | undefined;
     const gen = new AstToIr(fb, {
       parallel: par.hook,
@@ -477,7 +481,7 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     packs?.release(new IrBuilder(fb.insertBlock!));
     mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
     // Once the fast path is complete: what reads its scalar slots after a parallel loop is known.
-    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}), ...(r.share ? { share: r.share } : {}), ...(r.privatized ? { privatized: r.privatized } : {}) }));
+    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}), ...(r.share ? { share: r.share } : {}), ...(r.privatized ? { privatized: r.privatized } : {}), ...(r.sync ? { sync: r.sync } : {}) }));
     for (const [n, why] of small) omp.push({ loop: astLoopLabel(n, model), why });
     for (const [n, p] of privatizable) if ('why' in p) omp.push({ loop: astLoopLabel(n, model), why: `not parallel with private arrays either: ${p.why}` });
     if (o.parallel && candidates.size === 0 && small.size === 0) {

@@ -172,6 +172,14 @@ export class IrBuilder {
   atomicAdd(ptr: Value, value: Value, name?: string): Instruction {
     return this.make('atomicrmw', value.type, [ptr, value], { atomic: { ordering: 'monotonic' }, rmwOperation: 'add' }, name);
   }
+  /** `load atomic type, ptr ordering, align N` (a flag another thread publishes). */
+  atomicLoad(type: Type, ptr: Value, ordering: string, align: number, name?: string): Instruction {
+    return this.make('load', type, [ptr], { align, atomic: { ordering } }, name);
+  }
+  /** `store atomic value, ptr ordering, align N`. */
+  atomicStore(value: Value, ptr: Value, ordering: string, align: number): Instruction {
+    return this.make('store', voidType, [value, ptr], { align, atomic: { ordering } });
+  }
   /** `getelementptr [inbounds] sourceElementType, ptr, indices...` with the result type computed. */
   gep(sourceElementType: Type, ptr: Value, indices: readonly Value[], name?: string, inBounds = true): Instruction {
     const ops = [ptr, ...indices];

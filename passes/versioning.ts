@@ -9,6 +9,7 @@
 // the model knows; the statements hold code the generator cannot copy.
 import * as os from 'node:os';
 import { successors, type BasicBlock, type IrFunction, type Module } from '../ir';
+import { TsoptError } from '../ir/errors';
 import { scalarEvolutionAnalysis } from '../analysis/scalar-evolution';
 import { scopDetectionAnalysis } from '../analysis/scop-detection';
 import { islSpending } from '../polyhedral/budget';
@@ -55,6 +56,10 @@ export const ompDynamicOption: PassOption = {
   name: 'omp-dynamic',
   description: 'with --parallel, a parallel loop whose iterations change from run to run and differ in work (a wavefront of time tiles, a triangle\'s rows in a block of rows) claims its iterations one at a time (an atomic counter) instead of a static zigzag (default true)',
 };
+export const ompTileSyncOption: PassOption = {
+  name: 'omp-tile-sync',
+  description: 'with --parallel, how time tiles run in wavefronts wait for each other: point (one team for all the wavefronts, each column of tiles claimed in wavefront order and started as soon as the columns the dependences name are done; codegen/ast-to-ir.ts, generatePointSync) or barrier (a team per wavefront) (default point)',
+};
 export const ompBlockInterchangedOption: PassOption = {
   name: 'omp-block-interchanged',
   description: 'with --parallel, run an interchanged nest whose outer loop carries nothing in blocks of 64 of that loop, the blocks on the threads (transform/interchange.ts, blockOuterLoops; constant sizes, inside loops that carry a dependence; default false: on one thread its blocks cost PolyBench gramschmidt 29% more instructions)',
@@ -71,6 +76,14 @@ export const codegenMaxOperationsOption: PassOption = {
   name: 'codegen-max-operations',
   description: 'isl operations allowed per SCoP for the check and the AST, a step of --scop-max-operations (default 1000000, once per matrix product for the matmul path at constant sizes; 0 = no limit)',
 };
+
+/** --omp-tile-sync: point (the default) or barrier. */
+function tileSyncFrom(ctx: PassContext): 'point' | 'barrier' {
+  const raw = ctx.options.get(ompTileSyncOption.name);
+  if (raw === undefined || raw === 'point') return 'point';
+  if (raw === 'barrier') return 'barrier';
+  throw new TsoptError(`--${ompTileSyncOption.name} wants point or barrier, not '${raw}'`);
+}
 
 /** --codegen-max-operations (versioning and `print<interchange>` read it alike). */
 export function codegenMaxOperationsFrom(ctx: PassContext): number {
@@ -173,7 +186,7 @@ export const versioningPass: ModulePass = {
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
     maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
-    parallelOption, parallelMinWorkOption, parallelBalanceThreadsOption, ompPrivatizeOption, ompDynamicOption, ompBlockInterchangedOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
+    parallelOption, parallelMinWorkOption, parallelBalanceThreadsOption, ompPrivatizeOption, ompDynamicOption, ompTileSyncOption, ompBlockInterchangedOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
@@ -193,6 +206,7 @@ export const versioningPass: ModulePass = {
       parallelMinWork: nonNegativeIntegerOption(ctx, parallelMinWorkOption, 100_000),
       privatize: booleanOption(ctx, ompPrivatizeOption, true),
       dynamic: booleanOption(ctx, ompDynamicOption, true),
+      tileSync: tileSyncFrom(ctx),
       blockInterchanged: booleanOption(ctx, ompBlockInterchangedOption, false),
       parallelBalanceThreads: nonNegativeIntegerOption(ctx, parallelBalanceThreadsOption, os.availableParallelism()),
       schedule: scheduleSettingsFrom(ctx, module),
@@ -239,7 +253,7 @@ export const versioningPass: ModulePass = {
           ctx.scopResults.push({
             pass: 'versioning', function: fn.name, location,
             fields: {
-              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSchedules: v.ompLoops.filter((l) => !l.why).map((l) => l.share), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`), ...privatizedReport(v.ompLoops), ...(v.oneThreadOrder ? { ompOneThreadOrder: v.oneThreadOrder } : {}) } : {}),
+              versioned: true, runtimeCheck: v.runtimeCheck, runtimeCheckParts: v.parts, codeGrowth: v.codeGrowth, fastPathParallelLoops: v.parallelLoops, rerolledLoops: v.rerolledLoops, ...(o.parallel ? { ompParallelLoops: v.ompLoops.filter((l) => !l.why).map((l) => l.loop), ompSchedules: v.ompLoops.filter((l) => !l.why).map((l) => l.share), ompSerialLoops: v.ompLoops.filter((l) => l.why).map((l) => `${l.loop}: ${l.why}`), ...privatizedReport(v.ompLoops), ...tileSyncReport(v.ompLoops), ...(v.oneThreadOrder ? { ompOneThreadOrder: v.oneThreadOrder } : {}) } : {}),
               interchangedLoops: v.interchanged, ...(v.interchangeRefused.length > 0 ? { interchangeRefused: v.interchangeRefused } : {}), ...(v.schedule ? { schedule: scheduleReport(v.schedule.decision, v.schedule.used, v.schedule.notUsed) } : {}), fastPathFrom: source.from, ...(source.delicmMappedOnly ? { delicmMappedOnly: source.delicmMappedOnly } : {}), ...splitReport(source.model), ...islSpending(model),
             },
           });
@@ -283,6 +297,12 @@ export const versioningPass: ModulePass = {
 function privatizedReport(loops: readonly { readonly loop: string; readonly why?: string; readonly privatized?: readonly string[] }[]): { ompPrivatized?: string[] } {
   const out = loops.filter((l) => !l.why).flatMap((l) => (l.privatized ?? []).map((a) => `${a} in ${l.loop}`));
   return out.length > 0 ? { ompPrivatized: out } : {};
+}
+
+/** `ompTileSync`: how each band of wavefronts on the threads waits between its columns (codegen/ast-to-ir.ts, generatePointSync); absent when none is point-synchronised. */
+function tileSyncReport(loops: readonly { readonly loop: string; readonly why?: string; readonly sync?: string }[]): { ompTileSync?: string[] } {
+  const out = loops.filter((l) => !l.why && l.sync).map((l) => `${l.loop}: ${l.sync!}`);
+  return out.length > 0 ? { ompTileSync: out } : {};
 }
 
 /** `splitStatements`: the statements that are one part of their block (analysis/statement-split.ts) with their innermost loop, `Stmt_43_b (in loop %43)`; absent when none. */

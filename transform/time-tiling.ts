@@ -39,7 +39,7 @@ import { lexLessMap, relationPerShape, samePrefixOtherLastMap } from '../polyhed
 import { counterAff } from '../polyhedral/schedule';
 import type { CacheSizes } from './tile-sizes';
 import { orderedDependences, parallelPointMark, sequentialMark, type ScheduleDecision } from './schedule-optimizer';
-import { timeTileLoops, wavefrontFront, wavefrontRefused } from './wavefront';
+import { timeTileLoops, wavefrontColumnDeltas, wavefrontFront, wavefrontRefused } from './wavefront';
 import { wavefrontHeight, type CountedStatement, type Linear } from './wavefront-shape';
 
 export interface TimeTileOptions {
@@ -73,6 +73,12 @@ export interface TimeTiled {
   readonly parallelInnermost: readonly string[];
   /** The tiles run in wavefronts, the tiles of one on threads (transform/wavefront.ts). */
   readonly tileWavefront?: boolean;
+  /**
+   * With tile wavefronts: the offsets (dw, dt) of the columns (w, T1) a column depends on
+   * (transform/wavefront.ts, `wavefrontColumnDeltas`), which point-to-point synchronisation waits
+   * for; absent when isl found them unbounded or too many.
+   */
+  readonly tileColumnDeltas?: readonly (readonly [number, number])[];
   /** Why they do not, when tile wavefronts were asked for. */
   readonly tileWavefrontRefused?: string;
   /** The wavefronts' count behind the time tile height, when counted for threads (transform/wavefront-shape.ts). */
@@ -168,10 +174,14 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       const back = deps.applyDomain(t).applyRange(t).reverse();
       return back.intersect(lexLess(model, back)).isEmpty();
     });
-    const tileWavefrontRefusal = o.tileWavefront === true
-      ? wavefrontRefused(model, deps, mupa((st) => wavefrontFront(tile, st, space + 1, o.wavefrontDepth ?? 2)), mupa((st) => tile(st, 1))) ?? (tilesNonDecreasing(sizes) ? undefined : 'a tile coordinate decreases along a dependence')
+    // { S[..] -> [w] } and { S[..] -> [T1] }: the wavefronts and their columns (transform/wavefront.ts).
+    const columns = o.tileWavefront === true ? { front: mupa((st) => wavefrontFront(tile, st, space + 1, o.wavefrontDepth ?? 2)), column: mupa((st) => tile(st, 1)) } : undefined;
+    const tileWavefrontRefusal = columns
+      ? wavefrontRefused(model, deps, columns.front, columns.column) ?? (tilesNonDecreasing(sizes) ? undefined : 'a tile coordinate decreases along a dependence')
       : undefined;
-    const tileWavefront = o.tileWavefront === true && tileWavefrontRefusal === undefined;
+    const tileWavefront = columns !== undefined && tileWavefrontRefusal === undefined;
+    // The columns each column waits for when they run point to point (codegen/ast-to-ir.ts, generatePointSync).
+    const columnDeltas = columns && tileWavefront ? wavefrontColumnDeltas(deps, columns.front, columns.column) : undefined;
     // How many tile coordinates a wavefront sums (transform/wavefront.ts).
     const frontDepth = Math.min(o.wavefrontDepth ?? 2, space + 1);
     /**
@@ -260,7 +270,7 @@ export function timeTile(model: ScopModel, o: TimeTileOptions): TimeTileResult {
       ? tree(new Set(wavefront ? [] : serialChecked.parallel), wavefront, { sizes: serialSizes, fronts: false })
       : undefined;
     const timeTiled: TimeTiled = {
-      skew, sizes, why: sizeWhy, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}), ...(counted ? { wavefrontHeight: counted.why } : {}),
+      skew, sizes, why: sizeWhy, parallelInnermost: parallelInnermost.map((st) => st.name), wavefront, ...(tileWavefront ? { tileWavefront } : {}), ...(columnDeltas ? { tileColumnDeltas: columnDeltas } : {}), ...(tileWavefrontRefusal ? { tileWavefrontRefused: tileWavefrontRefusal } : {}), ...(counted ? { wavefrontHeight: counted.why } : {}),
       ...(serial ? { oneThreadSizes: serialSizes } : {}), ...(serialRefused ? { oneThreadRefused: serialRefused } : {}),
     };
     const decision: ScheduleDecision = {

@@ -22,7 +22,7 @@
 // turns it off). Sizes must be constants: with parameters, isl's AST of the wavefronts
 // runs over the codegen quota (jacobi 2,583,397 operations against 121,678 without wavefronts;
 // PolyBench LARGE: 55,511 against 48,799), and the SCoP would lose its time tiles altogether.
-import { type Aff, DimType, type MultiUnionPwAff, UnionMap } from 'isl-wasm';
+import { type Aff, DimType, type MultiUnionPwAff, UnionMap, UnionSet } from 'isl-wasm';
 import type { ScopModel, ScopStatementModel } from '../polyhedral/model';
 import { pointMapSpace, samePrefixOtherLastMap } from '../polyhedral/relations';
 import { parallelTileMark, sequentialMark } from './schedule-optimizer';
@@ -81,4 +81,32 @@ function wavefrontCarriesNothing(model: ScopModel, deps: UnionMap, w: MultiUnion
   const images = deps.applyDomain(prefix).applyRange(prefix);
   // { [a, b] -> [a, d] : d != b }
   return images.intersect(samePrefixOtherLastMap(pointMapSpace(model.ctx, 2, 2)).toUnionMap()).isEmpty();
+}
+
+/** Most column offsets a column of the wavefronts may wait for (stencils need 2 or 3). */
+const maxColumnDeltas = 16;
+
+/**
+ * The columns (w, t) of the wavefronts (`w`, and `t` the loop on the threads) that a column
+ * depends on, as offsets (dw, dt) >= (1, ..): the deltas of every dependence of `deps` between two
+ * different columns, counted by isl. A column run as soon as the columns at these offsets are
+ * done runs after every instance it depends on (codegen/ast-to-ir.ts, point-to-point tile
+ * synchronisation). Undefined when the offsets are more than `maxColumnDeltas` or unbounded.
+ */
+export function wavefrontColumnDeltas(deps: UnionMap, w: MultiUnionPwAff, t: MultiUnionPwAff): [number, number][] | undefined {
+  // { S[..] -> [w, t] }
+  const prefix = UnionMap.fromMultiUnionPwAff(w.flatRangeProduct(t));
+  // { [dw, dt] } of every dependence
+  let left: UnionSet = deps.applyDomain(prefix).applyRange(prefix).deltas();
+  const out: [number, number][] = [];
+  for (let k = 0; k <= maxColumnDeltas && !left.isEmpty(); k++) {
+    const point = left.samplePoint();
+    const values = point.getMultiVal();
+    const delta: [number, number] = [values.getAt(0).getNumSi(), values.getAt(1).getNumSi()];
+    // Within a column the tiles and points keep the dependences' order.
+    if (delta[0] !== 0 || delta[1] !== 0) out.push(delta);
+    left = left.subtract(UnionSet.fromPoint(point));
+  }
+  // Every offset reaches an earlier wavefront (the claims' order then guarantees progress).
+  return left.isEmpty() && out.length <= maxColumnDeltas && out.every(([dw]) => dw >= 1) ? out.sort((a, b) => a[0] - b[0] || a[1] - b[1]) : undefined;
 }

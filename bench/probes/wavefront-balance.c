@@ -8,6 +8,11 @@
 // blocks, or claimed dynamically (each to the thread with the least work so far, in loop order).
 // The bound on the speedup is the total work over the sum of each wavefront's busiest thread.
 // Work is statement instances (heat-3d: rows of its innermost loop, each N - 2 instances).
+// "point" is --omp-tile-sync=point (codegen/ast-to-ir.ts, generatePointSync): one team, the
+// columns (w, T1) claimed in wavefront order by the thread free first, each started once its
+// thread is free and the columns (w - 1, T1) and (w - 1, T1 - 1) are done (the offsets tsopt's
+// isl count gives these stencils at depth 2; (w - 2, T1 - 1) follows from them); the bound is the
+// total work over the last column's end. No cost is counted for a claim or a wait.
 //
 //   cc -O2 -o /tmp/wb bench/probes/wavefront-balance.c
 //   /tmp/wb KERNEL T W1 W2 FRONT [THREADS]     KERNEL 0 jacobi-2d, 1 heat-3d, 2 fdtd-2d;
@@ -58,6 +63,22 @@ int main(int argc, char **argv) {
       for (int i = 0; i < NX; i++) for (int j = 1; j < NY; j++) add(t, s * t + i, s * t + j, 1);
       for (int i = 0; i < NX - 1; i++) for (int j = 0; j < NY - 1; j++) add(t, s * t + i + 1, s * t + j + 1, 1); }
   }
+  // Point to point: columns in claim order, each thread's next free time, each column's end.
+  double *end = calloc((size_t)MAXW * MAXA, sizeof(double)), freeAt[64] = {0}, span = 0;
+  for (int w = 0; w < MAXW; w++) for (int a = 1; a < MAXA; a++) {
+    double x = work[(size_t)w * MAXA + a];
+    if (x <= 0) continue;
+    int least = 0;
+    for (int t = 1; t < nt; t++) if (freeAt[t] < freeAt[least]) least = t;
+    double start = freeAt[least];
+    if (w > 0) {
+      double e0 = end[(size_t)(w - 1) * MAXA + a], e1 = end[(size_t)(w - 1) * MAXA + a - 1];
+      start = e0 > start ? e0 : start; start = e1 > start ? e1 : start;
+    }
+    end[(size_t)w * MAXA + a] = freeAt[least] = start + x;
+    span = start + x > span ? start + x : span;
+  }
+  free(end);
   double total = 0, zig = 0, blk = 0, dyn = 0, tiles = 0;
   int fronts = 0, single = 0, most = 0;
   for (int w = 0; w < MAXW; w++) {
@@ -84,8 +105,8 @@ int main(int argc, char **argv) {
     zig += mz; blk += mb; dyn += md;
   }
   printf("kernel %d, tiles %d x %d x %d, w = T0 + T1%s, %d threads: %d wavefronts (%d of one tile), at most %d tiles, mean %.1f; "
-         "bound zigzag %.3f, block %.3f, dynamic %.3f\n",
-         kernel, T, W1, W2, FD == 3 ? " + T2" : "", nt, fronts, single, most, tiles / fronts, total / zig, total / blk, total / dyn);
+         "bound zigzag %.3f, block %.3f, dynamic %.3f, point %.3f\n",
+         kernel, T, W1, W2, FD == 3 ? " + T2" : "", nt, fronts, single, most, tiles / fronts, total / zig, total / blk, total / dyn, total / span);
   free(work);
   return 0;
 }

@@ -3,7 +3,8 @@
 // to share (heat-3d at PolyBench LARGE, 4 x 8 x 8: at most 16 tiles instead of 8, counted bound
 // on two threads 1.99 against 1.85, bench/probes/wavefront-balance.c). On fixtures/omp-tiles.c's
 // Jacobi stencil (9 steps over 61 x 61, tiles 4 x 8 x 16 skewed by 2: T0 0..2, T1 0..9, T2 0..4),
-// tscc -O3 -fopenmp with TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats:
+// tscc -O3 -fopenmp with TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats
+// --omp-tile-sync=barrier (a team per wavefront, which counts them):
 //   - the program prints what clang-14 -O3 -fopenmp's build prints under 1, 2 and 4 threads;
 //   - the report names the deeper wavefronts, T1 still the loop on the threads, claimed dynamically;
 //   - one team per wavefront: 16 (w = 0..15) against 12 (w = T0 + T1 = 0..11) at depth 2.
@@ -29,7 +30,7 @@ test('wavefronts of T0 + T1 + T2: one team per wavefront (16), output as clang -
   for (const depth of [2, 3]) {
     const exe = path.join(work, `depth${depth}`);
     const report = path.join(work, `depth${depth}.json`);
-    tsccWith(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats ${SIZES} --time-tile-wavefront-depth=${depth} --report=${report}`);
+    tsccWith(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats --omp-tile-sync=barrier ${SIZES} --time-tile-wavefront-depth=${depth} --report=${report}`);
     for (const threads of [1, 2, 4]) expect(runThreads(exe, threads).out).toBe(want);
     const jacobi = (JSON.parse(fs.readFileSync(report, 'utf8')) as Report).functions.find((f) => f.name === 'jacobi')!.scops[0]!;
     expect(jacobi.schedule!.timeTiled).toMatchObject({ sizes: [4, 8, 16], tileWavefront: true });

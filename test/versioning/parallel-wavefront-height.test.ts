@@ -1,7 +1,8 @@
 // The time tile height of wavefronts on threads (transform/wavefront-shape.ts): on
 // fixtures/omp-heat.c's 3-D heat stencil (24 steps over 40^3, --l2-cache-size=262144: the cache
 // rule's tiles 4 x 8 x 8 x 64 skewed by 2, taller ones up to 7 still fit), tscc -O3 -fopenmp
-// with TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats:
+// with TSOPT_FLAGS=--verify-each --parallel-min-work=0 --rtc-stats --omp-tile-sync=barrier (a
+// team per wavefront, which counts them):
 //   - shaped for 2 threads, the height is 5 (its wavefronts count a bound of 1.658 on two threads,
 //     1.606 at height 4), and the report says so; shaped for 1 thread, it stays 4;
 //   - one team per wavefront: 15 at height 5 against 16 at height 4;
@@ -27,7 +28,7 @@ test('wavefronts shaped for 2 threads: height 5, one team per wavefront (15), ou
   for (const threads of [1, 2]) {
     const exe = path.join(work, `shaped${threads}`);
     const report = path.join(work, `shaped${threads}.json`);
-    tsccWith(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats --l1-cache-size=32768 --l2-cache-size=262144 --time-tile-wavefront-threads=${threads} --report=${report}`);
+    tsccWith(['-O3', '-fopenmp', source, '-o', exe], `--verify-each --parallel-min-work=0 --rtc-stats --omp-tile-sync=barrier --l1-cache-size=32768 --l2-cache-size=262144 --time-tile-wavefront-threads=${threads} --report=${report}`);
     for (const run of [1, 2, 4]) expect(runThreads(exe, run).out).toBe(want);
     const heat = (JSON.parse(fs.readFileSync(report, 'utf8')) as Report).functions.find((f) => f.name === 'heat')!.scops[0]!;
     const tiled = heat.schedule!.timeTiled;
