@@ -27,7 +27,9 @@ import { blockOuterLoops, nestLabel, type InterchangedNest, type InterchangePlan
 import { rowScopes, splitRowAddress } from './matmul-rows';
 import { fenceRowStore, jamScopes, type JammedRow } from './row-jam';
 import { markedParallelLoops, threadableMarks, vectorizedMarks, type ScheduleDecision } from '../transform/schedule-optimizer';
+import { unrollMark } from '../transform/matmul';
 import { AstExprEmitter } from './ast-expr';
+import { unrollMarked } from './ast-unroll';
 import { AstToIr, mentions, statementCalls, visitLoops, type Share } from './ast-to-ir';
 import { copyStatement, UnsupportedCodeError, type StatementScalars } from './block-generator';
 import { conjunction, emitParts, reportedPart, sizeValue, type ReportedPart } from './check-emit';
@@ -270,8 +272,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
         // The optimizer's tree names the model's statements: not taken where loops are rolled.
         if (optimized && rerolls.length > 0) scheduleNotUsed = 'runtime-unrolled loops run rolled';
         const build = AstBuild.fromContext(model.context);
-        const taken = optimized && rerolls.length === 0 ? readAstNode(build.nodeFromSchedule(optimized)) : readAstNode(build.nodeFromScheduleMap(schedule));
-        const tree = optimized && oneThread && o.parallel && rerolls.length === 0 ? oneThreadAst(readAstNode(AstBuild.fromContext(model.context).nodeFromSchedule(oneThread)), taken) : taken;
+        // The matmul path's marked micro-kernel loops are unrolled here, not by isl (codegen/ast-unroll.ts).
+        const taken = optimized && rerolls.length === 0 ? unrollMarked(readAstNode(build.nodeFromSchedule(optimized)), unrollMark) : readAstNode(build.nodeFromScheduleMap(schedule));
+        const tree = optimized && oneThread && o.parallel && rerolls.length === 0 ? oneThreadAst(unrollMarked(readAstNode(AstBuild.fromContext(model.context).nodeFromSchedule(oneThread)), unrollMark), taken) : taken;
         // The matmul path's copy statements (codegen/packing.ts), in the optimizer's tree only.
         packing = optimized && rerolls.length === 0 ? planPacking(model, decision?.matmul.flatMap((m) => m.packing) ?? []) : [];
         return [p, tree, plans, rerolls, o.parallel ? withCopyExtents(domainExtents(model), packing) : new Map<string, AstExprTree[]>()] as const;

@@ -275,12 +275,15 @@ export function insertMatmulBands(
   // jr's micro-panels of C are independent: with --parallel, the threads share them out (a team
   // per kc block when jc and ic run once), each micro-panel's k sum staying on one thread.
   // The micro-kernel: k, i (unrolled in full micro-tiles), j innermost, one band each under its mark.
+  // Where isl's copies of i would be its loop body with i substituted, codegen unrolls the loop
+  // on the AST instead (codegen/ast-unroll.ts, at about a third of the AST's isl operations).
+  const ownUnroll = !parametric && copiesAreSubstitutions(model, permuted(mupa, [mj, mi, mk]), sizes.mr);
   const microKernel = (band: ScheduleNode, full: boolean, rows = false): ScheduleNode => {
     let n = band.insertMark(ctx.id(markOf(mj, 'tile'))).child(0).child(0);
     n = n.insertMark(ctx.id(markOf(mk, 'point'))).child(0).insertPartialSchedule(point(2)).child(0);
     if (rows) n = n.insertMark(ctx.id(matmulRowsMark)).child(0);
     n = n.insertMark(ctx.id(markOf(mi, 'point'))).child(0).insertPartialSchedule(point(1));
-    if (full) n = n.bandMemberSetAstLoopType(0, AstLoopType.unroll);
+    if (full) n = ownUnroll ? n.insertMark(ctx.id(unrollMark)).child(0) : n.bandMemberSetAstLoopType(0, AstLoopType.unroll);
     return n.child(0).insertMark(ctx.id(markOf(mj, 'point'))).child(0).insertPartialSchedule(point(0)).child(0);
   };
   if (!parametric) {
@@ -328,6 +331,35 @@ function packBefore(model: ScopModel, at: ScheduleNode, p: PackedOperand, mark?:
   // sequence > [..., filter > leaf (the copy), filter > at, ...]: the mark above the copy's leaf.
   const copy = grafted.parent().previousSibling().child(0).insertMark(model.ctx.id(mark));
   return copy.parent().nextSibling().child(0);
+}
+
+/** The mark above a micro-kernel's i band that codegen unrolls on the AST (codegen/ast-unroll.ts) rather than isl. */
+export const unrollMark = 'tsopt_unroll';
+
+/**
+ * Whether isl's unrolled copies of the micro-kernel's i loop would be the loop's body with i
+ * substituted and folded (what codegen/ast-unroll.ts makes), at constant sizes: the points
+ * `jik` ([j, i, k] of the band's statement's instances) form a box, so no bound of the j and k
+ * loops depends on i, and the box's i range starts and ends at micro-tile boundaries (the
+ * micro-tiles count from 0), so every micro-tile runs i over 0 .. Mr - 1. Elsewhere (syrk's
+ * triangle, 3mm's F of 900 rows by 8) isl's copies carry what its context knows of i (a bound
+ * simplified, a guard), and isl unrolls. isl objects in the caller's scope.
+ */
+function copiesAreSubstitutions(model: ScopModel, jik: MultiUnionPwAff, mr: number): boolean {
+  const points = UnionMap.fromMultiUnionPwAff(jik).intersectDomain(model.domains).range().asSet();
+  const lo: number[] = [];
+  const hi: number[] = [];
+  for (let d = 0; d < points.dim(DimType.set); d++) {
+    const min = points.dimMinVal(d);
+    const max = points.dimMaxVal(d);
+    if (!min.isInt() || !max.isInt()) return false;
+    lo.push(min.getNumSi());
+    hi.push(max.getNumSi());
+  }
+  if (lo[1]! % mr !== 0 || (hi[1]! + 1) % mr !== 0) return false;
+  const space = points.getSpace();
+  const box = IslSet.universe(space).lowerBoundMultiVal(model.ctx.multiVal(space, lo)).upperBoundMultiVal(model.ctx.multiVal(space, hi));
+  return points.isEqual(box);
 }
 
 /**
