@@ -60,7 +60,7 @@ export interface ScheduleOptions {
   readonly matmulParametric: boolean;
   /** --matmul-parametric-pack: at parametric sizes, also where an operand needs packing (buffers sized at run time). */
   readonly matmulParametricPack: boolean;
-  /** --parallel: the matmul path's blocks are sized for threads sharing the L3 (transform/matmul.ts, matmulSizes). */
+  /** --parallel: the matmul path's blocks are sized for threads sharing the L3 (transform/matmul.ts, matmulSizes); a right-looking step's statements share their rows (transform/right-looking.ts). */
   readonly threads?: boolean;
 }
 
