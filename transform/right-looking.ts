@@ -14,6 +14,12 @@
 //       band [..]       the statement's other counters, permutable and coincident where its own
 //                       dependences at one t say so; tiled and marked by the optimizer as usual
 //
+// With --parallel, neighbours of the sequence that run at some step in common share their first
+// other counter (the row) where it stays coincident: one filter for them, a band [row] in blocks
+// of `rowBlock` rows for the threads to claim, then a sequence of each statement's other
+// counters. lu's divisions and both updates of a row then run in one team per step (two before,
+// one per update), each row whole on one thread.
+//
 // Each element is still updated in increasing k and divided after its last update, so the
 // results are bit for bit the original's; the whole tree is checked with isl against every
 // dependence before it is taken. Tried only where the row loop of a reduction carries a
@@ -34,6 +40,14 @@ import { lexLess } from './time-tiling';
  * took up to 1.5M, which isl's scheduler then lacked or the compile paid for nothing.
  */
 export const rightLookingMaxOperations = 300_000;
+
+/**
+ * Rows of a step's shared band in each block the threads claim. The rows of lu's trailing matrix
+ * all do the same work; counted over PolyBench lu's LARGE steps (N = 2000), blocks of 32 claimed
+ * one at a time leave the busiest of two threads 0.6% over half the work (blocks of 256: 6.7%;
+ * the two updates' own 256-row tiles, a team each, before: 8.1%), in 63 claims a step at most.
+ */
+const rowBlock = 32;
 
 export type RightLookingResult = { readonly decision: ScheduleDecision } | { readonly refused: string };
 
@@ -170,25 +184,72 @@ export function rightLooking(model: ScopModel, baseInnermost: (st: ScopStatement
       left.splice(left.indexOf(next), 1);
     }
 
-    // Each statement's other counters: a band, permutable and coincident where its own
-    // dependences at one t allow (each statement alone in its filter).
+    // A statement's counters other than its place along t
+    const membersOf = (st: ScopStatementModel): number[] => st.loops.map((_, d) => d).filter((d) => d !== time.get(st));
+    // { S[..] -> [m, ..] }: the counters `members` of a statement
+    const countersOf = (st: ScopStatementModel, members: readonly number[]): MultiAff => members.map((d) => MultiAff.fromAff(counterAff(st.domain, d))).reduce((a, b) => a.flatRangeProduct(b));
+    /**
+     * A band of `members(st)` for each statement of `group` (as many for each), below the
+     * members `outer(st)`: permutable and coincident from the dependences among the group at one
+     * t and one value of the outer members; undefined without members.
+     */
+    const bandOf = (group: readonly ScopStatementModel[], members: (st: ScopStatementModel) => number[], outer: (st: ScopStatementModel) => number[] = () => []) => {
+      const n = members(group[0]!).length;
+      if (n === 0) return undefined;
+      const fixed = 1 + outer(group[0]!).length;
+      // { S[..] -> [t, outer.., m0, ..] } over the group
+      const full = group.map((st) => UnionMap.fromMultiUnionPwAff(MultiUnionPwAff.fromMultiPwAff(MultiPwAff.fromMultiAff(
+        [MultiAff.fromAff(timeAff(st, time.get(st)!)), ...[...outer(st), ...members(st)].map((d) => MultiAff.fromAff(counterAff(st.domain, d)))].reduce((a, b) => a.flatRangeProduct(b)),
+      )))).reduce((a, b) => a.union(b));
+      // { S[..] -> [m0, ..] }
+      const mupa = group.map((st) => MultiUnionPwAff.fromMultiPwAff(MultiPwAff.fromMultiAff(countersOf(st, members(st))))).reduce((a, b) => a.unionAdd(b));
+      const domains = group.map((st) => st.domain.toUnionSet()).reduce((a, b) => a.union(b));
+      // { [dt, d_outer.., d0, ..] : dt = d_outer = 0 }: the group's dependences within one t and one value of the outer members
+      let within = steps(ordered.intersectDomain(domains).intersectRange(domains), full);
+      for (let k = 0; k < fixed && within !== undefined; k++) within = within.fixSi(DimType.set, k, 0);
+      const none = within === undefined || within.isEmpty();
+      const permutable = none || Array.from({ length: n }, (_, m) => m).every((m) => within!.isSubset(nonNegative(within!, fixed + m)));
+      const coincident = Array.from({ length: n }, (_, m) => none || within!.isSubset(within!.fixSi(DimType.set, fixed + m, 0)));
+      return { mupa, permutable, coincident };
+    };
+    const first = (st: ScopStatementModel): number[] => membersOf(st).slice(0, 1);
+    const rest = (st: ScopStatementModel): number[] => membersOf(st).slice(1);
+
+    // Each statement's other counters: a band, permutable and coincident where the dependences at
+    // one t allow. With --parallel, neighbours in `order` running at some step in common share
+    // their first member (the row: lu's divisions and both updates) where it stays coincident,
+    // each with a band of its other counters inside: one team per step instead of one per
+    // statement, and each row of the trailing matrix whole on one thread, so that the rows'
+    // equal work shares out evenly; the rows in blocks of `rowBlock` that the threads claim.
+    // { [t] }: the steps a statement runs at
+    const stepsOf = (st: ScopStatementModel): UnionSet => timeMap(new Map([[st, time.get(st)!]])).intersectDomain(st.domain.toUnionSet()).range();
+    const groups: ScopStatementModel[][] = [];
+    for (const st of order) {
+      const last = groups[groups.length - 1];
+      const joins = o.threads === true && last !== undefined && first(st).length > 0 && last.every((x) => first(x).length > 0)
+        && !last.map(stepsOf).reduce((a, b) => a.union(b)).intersect(stepsOf(st)).isEmpty();
+      const row = joins ? bandOf([...last, st], first) : undefined;
+      if (row && row.permutable && row.coincident[0]) last!.push(st);
+      else groups.push([st]);
+    }
     let anyCoincident = false;
-    const children = order.map((st) => {
-      const c = time.get(st)!;
-      const members = st.loops.map((_, d) => d).filter((d) => d !== c);
-      const filter: UnionSet = st.domain.toUnionSet();
-      if (members.length === 0) return { filter, child: { kind: 'leaf' } as Plan };
-      const inner = members.map((d) => MultiAff.fromAff(counterAff(st.domain, d))).reduce((a, b) => a.flatRangeProduct(b));
-      const full = MultiAff.fromAff(timeAff(st, c)).flatRangeProduct(inner);
-      const fullMap = UnionMap.fromMultiUnionPwAff(MultiUnionPwAff.fromMultiPwAff(MultiPwAff.fromMultiAff(full)));
-      // { [dt, d0, ..] : dt = 0 }: the statement's own dependences within one t
-      const own = steps(between(st, st), fullMap);
-      const within = own?.fixSi(DimType.set, 0, 0);
-      const permutable = within === undefined || within.isEmpty() || members.every((_, m) => within.isSubset(nonNegative(within, m + 1)));
-      const coincident = members.map((_, m) => within === undefined || within.isEmpty() || within.isSubset(within.fixSi(DimType.set, m + 1, 0)));
-      if (coincident.some((x) => x)) anyCoincident = true;
-      const mupa = MultiUnionPwAff.fromMultiPwAff(MultiPwAff.fromMultiAff(inner));
-      return { filter, child: { kind: 'band', mupa, permutable, coincident, child: { kind: 'leaf' } } as Plan };
+    const leaf: Plan = { kind: 'leaf' };
+    const bandPlan = (b: NonNullable<ReturnType<typeof bandOf>>, child: Plan, blocks?: number): Plan => {
+      if (b.coincident.some((x) => x)) anyCoincident = true;
+      return { kind: 'band', mupa: b.mupa, permutable: b.permutable, coincident: b.coincident, child, ...(blocks !== undefined ? { blocks } : {}) };
+    };
+    const children = groups.map((group) => {
+      const filter: UnionSet = group.map((st) => st.domain.toUnionSet()).reduce((a, b) => a.union(b));
+      if (group.length === 1) {
+        const band = bandOf(group, membersOf);
+        return { filter, child: band ? bandPlan(band, leaf) : leaf };
+      }
+      // The shared row, then each statement's other counters in `order`.
+      const inner = group.map((st) => {
+        const band = rest(st).length > 0 ? bandOf([st], rest, first) : undefined;
+        return { filter: st.domain.toUnionSet(), child: band ? bandPlan(band, leaf) : leaf };
+      });
+      return { filter, child: bandPlan(bandOf(group, first)!, { kind: 'sequence', children: inner }, rowBlock) };
     });
     if (!anyCoincident) return { refused: 'no loop inside the reduction loop runs without a dependence' };
     const tMupa = MultiUnionPwAff.fromUnionPwAff(model.statements.map((st) => UnionPwAff.fromAff(timeAff(st, time.get(st)!))).reduce((a, b) => a.unionAdd(b)));
@@ -204,7 +265,8 @@ export function rightLooking(model: ScopModel, baseInnermost: (st: ScopStatement
       d.schedule.dispose();
       return { refused: 'the right-looking tree would reorder a dependence' };
     }
-    const why = `the reduction loop outermost (${placed}), the rest tiled inside each of its steps`;
+    const shared = groups.filter((g) => g.length > 1).map((g) => `${g.map((st) => st.name).join(', ')} share a band`);
+    const why = `the reduction loop outermost (${placed}), the rest tiled inside each of its steps${shared.length > 0 ? `; ${shared.join('; ')}` : ''}`;
     return { decision: { ...d, why: `right-looking order taken: ${why}; ${d.why.replace(/^isl's schedule taken: /, '')}`, rightLooking: why } };
   });
 }

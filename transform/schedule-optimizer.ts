@@ -60,7 +60,7 @@ export interface ScheduleOptions {
   readonly matmulParametric: boolean;
   /** --matmul-parametric-pack: at parametric sizes, also where an operand needs packing (buffers sized at run time). */
   readonly matmulParametricPack: boolean;
-  /** --parallel: the matmul path's blocks are sized for threads sharing the L3 (transform/matmul.ts, matmulSizes). */
+  /** --parallel: the matmul path's blocks are sized for threads sharing the L3 (transform/matmul.ts, matmulSizes); a right-looking step's statements share their rows (transform/right-looking.ts). */
   readonly threads?: boolean;
 }
 
@@ -450,6 +450,12 @@ function build(model: ScopModel, plan: Plan, domains: UnionSet, o: ScheduleOptio
       const parallel = threadCoincident(node, p.coincident, threadDeps);
       const n = p.mupa.size();
       const statements = model.statements.filter((s) => !p.mupa.domain().intersect(s.domain.toUnionSet()).isEmpty());
+      if (p.blocks !== undefined && n === 1) {
+        tiled.push({ statements: statements.map((s) => s.name), sizes: [p.blocks], why: `blocks of ${p.blocks} for the threads to claim` });
+        node = node.bandTile(ctx.multiVal(node.bandGetSpace(), [p.blocks]));
+        node = splitMarked(node, byCoincidence(parallel, parallelTileMark));
+        return grow(splitMarked(node, byCoincidence(parallel, parallelPointMark)), p.child);
+      }
       if (o.tile && p.permutable && n >= 2 && reused(model, statements, p.mupa)) {
         const sizes = bandTileSizes(model, statements, n, o, p.mupa);
         tiled.push({ statements: statements.map((s) => s.name), ...sizes });
