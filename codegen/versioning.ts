@@ -432,6 +432,9 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const candidates = o.parallel
       ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys(), ...ranged.ranges.keys()]), { extents, minWork: o.parallelMinWork, small, threads: o.parallelBalanceThreads, dynamic: o.dynamic ?? true }, ranged.ranges)
       : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
+    // A range loop generated as a plain loop would run its body once per value: every one made is a candidate
+    // (no loop around it runs on threads: each carries a dependence and has no private arrays, `onlyInside`).
+    for (const r of ranged.ranges.keys()) if (!candidates.has(r)) throw new Error(`a range loop of ${astLoopLabel(r, model, ranged.ranges)} is not run on threads`);
     const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays, o.dynamic ?? true, ranged.ranges);
     let oneThread: Value | undefined;
     const gen = new AstToIr(fb, {
