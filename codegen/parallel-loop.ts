@@ -31,6 +31,7 @@ import { AstExprEmitter } from './ast-expr';
 import { parallelBound, shareOf, statementCalls, visitLoops, type ParallelLoopHooks, type ParallelRegion, type PointSync, type Share } from './ast-to-ir';
 import { privatizeRegion, type PrivateArray } from './privatize';
 import { descendForBalance, evalAstExpr } from './parallel-balance';
+import type { ColumnRange } from './column-ranges';
 
 const i32 = intType(32);
 const i64 = intType(64);
@@ -101,6 +102,8 @@ export function parallelCandidates(
     /** --parallel-balance-threads and --omp-dynamic: the threads the shares are counted for (codegen/parallel-balance.ts), none: not counted. */
     threads?: number; dynamic?: boolean;
   },
+  /** Range loops (codegen/column-ranges.ts): their threads share their iterations' equal columns, not counted against the clipped loops inside. */
+  ranges: ReadonlyMap<ForNode, ColumnRange> = new Map(),
 ): Set<ForNode> {
   const out = new Set<ForNode>();
   const threadable = (n: AstNodeTree): boolean => n.kind === 'for' && parallel.has(n) && parallelBound(n) !== undefined;
@@ -109,7 +112,7 @@ export function parallelCandidates(
     const trips = constantTrips(n);
     if (trips !== undefined && (trips < 2 || (trips < fewIterations && someLoop(n.body, threadable)))) return true;
     // Unequal or few iterations: the loops inside may share out better (codegen/parallel-balance.ts).
-    const uneven = work?.threads !== undefined && someLoop(n.body, threadable) ? descendForBalance(n, enclosing, threadable, work.threads, work.minWork, work.dynamic ?? true) : undefined;
+    const uneven = work?.threads !== undefined && !ranges.has(n) && someLoop(n.body, threadable) ? descendForBalance(n, enclosing, threadable, work.threads, work.minWork, work.dynamic ?? true) : undefined;
     if (uneven) {
       work!.small.set(n, uneven);
       return true;
@@ -141,7 +144,7 @@ function visitLoopsIn(node: AstNodeTree, enclosing: readonly ForNode[], f: (loop
  * counted a few thousand instances for BLIS's jr loop (i = ic + ir, k = kc + pr), which then ran
  * serially.
  */
-function runExtents(node: ForNode, enclosing: readonly ForNode[], extents: ReadonlyMap<string, readonly AstExprTree[]>): AstExprTree[][] {
+function runExtents(node: ForNode, enclosing: readonly ForNode[], extents: ReadonlyMap<string, readonly AstExprTree[]>, skip?: number): AstExprTree[][] {
   const outer = new Set(enclosing.map(iteratorOf));
   const inner = new Set<string>();
   visitLoops(node, (l) => {
@@ -149,7 +152,7 @@ function runExtents(node: ForNode, enclosing: readonly ForNode[], extents: Reado
     return true;
   });
   return statementCalls(node.body).map((call) => call.args.flatMap((arg, k) => {
-    if (mentionsAny(arg, outer) && !mentionsAny(arg, inner)) return [];
+    if (k === skip || (mentionsAny(arg, outer) && !mentionsAny(arg, inner))) return [];
     const extent = extents.get(call.name)?.[k];
     return extent ? [extent] : [];
   }));
@@ -238,7 +241,7 @@ export interface ParallelCodegen {
 export function parallelCodegen(
   module: Module, fn: IrFunction, index: number, candidates: ReadonlySet<ForNode>, extents: ReadonlyMap<string, readonly AstExprTree[]>,
   param64: (name: string) => Value, minWork: number, onFork: (b: IrBuilder) => void,
-  privatized: ReadonlyMap<ForNode, readonly PrivateArray[]> = new Map(), dynamic = true,
+  privatized: ReadonlyMap<ForNode, readonly PrivateArray[]> = new Map(), dynamic = true, ranges: ReadonlyMap<ForNode, ColumnRange> = new Map(),
   columnDeltas?: readonly (readonly [number, number])[],
 ): ParallelCodegen {
   const regions: PendingRegion[] = [];
@@ -246,16 +249,20 @@ export function parallelCodegen(
   const hook = (node: ForNode): ParallelLoopHooks | undefined => {
     if (!candidates.has(node)) return undefined;
     let team: { threads: Value; thread: Value } | undefined;
+    const range = ranges.get(node);
     return {
       dynamic,
+      ...(range ? { clipped: range.clipped } : {}),
       serial(b, n, enclosing) {
         // The work of one run of `node` (`runExtents`): per statement under it, the product of
-        // the extents that vary within that run, summed; in double, which cannot overflow.
+        // the extents that vary within that run, summed; in double, which cannot overflow. A
+        // range loop's iterations are the values of the statements' dimension `range.dim`: the
+        // run's count n stands for that dimension's extent.
         const e64 = new AstExprEmitter(b, 64, param64);
         const d = doubleTy;
         let runWork: Value | undefined;
-        for (const counted of runExtents(node, enclosing, extents)) {
-          let product: Value = b.cast('sitofp', constInt(i64, 1), d);
+        for (const counted of runExtents(node, enclosing, extents, range?.dim)) {
+          let product: Value = b.cast('sitofp', range ? n : constInt(i64, 1), d);
           for (const extent of counted) {
             const v = e64.value(extent);
             const positive = b.select(b.icmp('sgt', v, constInt(i64, 0)), v, constInt(i64, 0));

@@ -41,6 +41,7 @@ import { mappedAccessHooks, planMappedAccesses, type MappedAccessPlan } from './
 import { packingCodegen, planPacking, type PackingPlan } from './packing';
 import { fastPathName, MetadataTable } from './metadata';
 import { outerIterations } from './outer-iteration';
+import { rangeInterchangedNests, type ColumnRange } from './column-ranges';
 import { domainExtents, withCopyExtents, parallelCandidates, parallelCodegen } from './parallel-loop';
 import { emitOneThread, oneThreadAst, oneThreadBranches, oneThreadFlag } from './one-thread';
 import { privatizeFor, privatizedLoops } from './privatize';
@@ -170,6 +171,8 @@ export interface VersioningOptions {
   readonly tileSync?: 'point' | 'barrier';
   /** --omp-block-interchanged: interchanged nests whose outer loop carries nothing run in blocks of it on the threads (transform/interchange.ts, blockOuterLoops). */
   readonly blockInterchanged?: boolean;
+  /** --omp-column-ranges: interchanged nests whose outer loop carries nothing run one range of it per thread (codegen/column-ranges.ts). */
+  readonly columnRanges?: boolean;
   /** --parallel-balance-threads: the threads a parallel loop's share is counted for against the loops inside it (codegen/parallel-balance.ts); undefined: not counted. */
   readonly parallelBalanceThreads?: number;
 }
@@ -382,6 +385,19 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const scopeOf = new Map(arrays.map((a, k) => [a, scopes[k]!] as const));
     const arrayOfInst = new Map<Instruction, (typeof arrays)[number]>();
     for (const st of model.statements) for (const acc of st.accesses) if (acc.instruction && acc.array.kind === 'array') arrayOfInst.set(acc.instruction, acc.array);
+    // Interchanged nests whose outer loop carries nothing: a range of its values per thread (codegen/column-ranges.ts).
+    const blockedOuter = new Set(blockedNests.map((n) => n.outer));
+    const rangedNests = o.parallel && o.columnRanges === true && !scheduled && interchange
+      ? interchange.nests.filter((n) => model.dependences.parallelLoops.includes(n.outer) && !blockedOuter.has(n.outer) && onlyInside(model, n.outer, o.privatize === true))
+      : [];
+    let ranged = rangeInterchangedNests(ast, rangedNests);
+    if (ranged.ranges.size > 0) {
+      // Range loops with too little work for the threads are not made (see `rangeInterchangedNests`).
+      const worth = parallelCandidates(ranged.ast, new Set(ranged.ranges.keys()), { extents, minWork: o.parallelMinWork, small: new Map() }, ranged.ranges);
+      const skip = new Set([...ranged.ranges.keys()].flatMap((n, k) => (worth.has(n) ? [] : [k])));
+      if (skip.size > 0) ranged = rangeInterchangedNests(ast, rangedNests, skip);
+    }
+    ast = ranged.ast;
     const parallel = scheduled ? markedParallelLoops(ast, vectorizedMarks) : parallelAstLoops(ast, model, rolled, interchange, blockedNests);
     const rolledByName = new Map(rolled.map((r) => [r.statement.name, r] as const));
     const groups = new Map<AstNodeTree, string>();
@@ -419,11 +435,14 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     const privateArrays = new Map([...privatizable].flatMap(([n, p]) => ('arrays' in p ? [[n, p.arrays] as const] : [])));
     const small = new Map<Extract<AstNodeTree, { kind: 'for' }>, string>();
     const candidates = o.parallel
-      ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys()]), { extents, minWork: o.parallelMinWork, small, threads: o.parallelBalanceThreads, dynamic: o.dynamic ?? true })
+      ? parallelCandidates(ast, new Set([...threadable, ...privateArrays.keys(), ...ranged.ranges.keys()]), { extents, minWork: o.parallelMinWork, small, threads: o.parallelBalanceThreads, dynamic: o.dynamic ?? true }, ranged.ranges)
       : new Set<Extract<AstNodeTree, { kind: 'for' }>>();
+    // A range loop generated as a plain loop would run its body once per value: every one made is a candidate
+    // (no loop around it runs on threads: each carries a dependence and has no private arrays, `onlyInside`).
+    for (const r of ranged.ranges.keys()) if (!candidates.has(r)) throw new Error(`a range loop of ${astLoopLabel(r, model, ranged.ranges)} is not run on threads`);
     // The offsets of the columns a column of tile wavefronts waits for (transform/wavefront.ts), with --omp-tile-sync=point.
     const columnDeltas = scheduled && o.tileSync !== 'barrier' ? decision?.timeTiled?.tileColumnDeltas : undefined;
-    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays, o.dynamic ?? true, columnDeltas);
+    const par = parallelCodegen(module, fn, index, candidates, extents, lookup64, o.parallelMinWork, (pb) => o.stats?.count(pb, index, 'parallel'), privateArrays, o.dynamic ?? true, ranged.ranges, columnDeltas);
     let oneThread: Value | undefined;
     const gen = new AstToIr(fb, {
       parallel: par.hook,
@@ -484,8 +503,8 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
     packs?.release(new IrBuilder(fb.insertBlock!));
     mergeLiveOuts(liveOuts, model, region, fb.insertBlock!, slots, `${prefix}.after`);
     // Once the fast path is complete: what reads its scalar slots after a parallel loop is known.
-    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model), ...(r.why ? { why: r.why } : {}), ...(r.share ? { share: r.share } : {}), ...(r.privatized ? { privatized: r.privatized } : {}), ...(r.sync ? { sync: r.sync } : {}) }));
-    for (const [n, why] of small) omp.push({ loop: astLoopLabel(n, model), why });
+    const omp = par.outline(new Set(createdSlots)).map((r) => ({ loop: astLoopLabel(r.loop, model, ranged.ranges), ...(r.why ? { why: r.why } : {}), ...(r.share ? { share: r.share } : {}), ...(r.privatized ? { privatized: r.privatized } : {}), ...(r.sync ? { sync: r.sync } : {}) }));
+    for (const [n, why] of small) omp.push({ loop: astLoopLabel(n, model, ranged.ranges), why });
     for (const [n, p] of privatizable) if ('why' in p) omp.push({ loop: astLoopLabel(n, model), why: `not parallel with private arrays either: ${p.why}` });
     if (o.parallel && candidates.size === 0 && small.size === 0) {
       omp.push({ loop: '(none)', why: parallel.size === 0 ? 'every loop of the fast path carries a dependence' : 'no loop without a dependence has bounds known before it runs' });
@@ -527,8 +546,10 @@ export function versionScop(module: Module, fn: IrFunction, model: ScopModel, or
   }
 }
 
-/** The label of the model loop an AST loop runs (through the statements it runs), or its iterator. */
-function astLoopLabel(node: Extract<AstNodeTree, { kind: 'for' }>, model: ScopModel): string {
+/** The label of the model loop an AST loop runs (through the statements it runs; a range loop's: its nest's outer loop), or its iterator. */
+function astLoopLabel(node: Extract<AstNodeTree, { kind: 'for' }>, model: ScopModel, ranges?: ReadonlyMap<AstNodeTree, ColumnRange>): string {
+  const range = ranges?.get(node);
+  if (range) return model.loopLabels.get(range.outer) ?? '?';
   const it = node.iterator.kind === 'id' ? node.iterator.name : '';
   for (const call of statementCalls(node.body)) {
     const st = model.statements.find((s) => s.name === call.name);

@@ -64,6 +64,10 @@ export const ompBlockInterchangedOption: PassOption = {
   name: 'omp-block-interchanged',
   description: 'with --parallel, run an interchanged nest whose outer loop carries nothing in blocks of 64 of that loop, the blocks on the threads (transform/interchange.ts, blockOuterLoops; constant sizes, inside loops that carry a dependence; default false: on one thread its blocks cost PolyBench gramschmidt 29% more instructions)',
 };
+export const ompColumnRangesOption: PassOption = {
+  name: 'omp-column-ranges',
+  description: 'with --parallel, an interchanged nest whose outer loop carries nothing, inside loops that all carry a dependence, runs that loop\'s values in one range per thread sized at run time, each thread\'s walks clipped to its range (codegen/column-ranges.ts; default true; --omp-block-interchanged takes its nests first)',
+};
 export const parallelBalanceThreadsOption: PassOption = {
   name: 'parallel-balance-threads',
   description: 'with --parallel, the threads a parallel loop with unequal or few iterations is counted for: where its share leaves the busiest thread more statement instances than the parallel loops inside it would (constant sizes; a triangle\'s blocks of rows), those run on the threads instead (codegen/parallel-balance.ts; default: this machine\'s CPUs; 1: not counted)',
@@ -186,7 +190,7 @@ export const versioningPass: ModulePass = {
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
     maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
-    parallelOption, parallelMinWorkOption, parallelBalanceThreadsOption, ompPrivatizeOption, ompDynamicOption, ompTileSyncOption, ompBlockInterchangedOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
+    parallelOption, parallelMinWorkOption, parallelBalanceThreadsOption, ompPrivatizeOption, ompDynamicOption, ompTileSyncOption, ompBlockInterchangedOption, ompColumnRangesOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {
     const analysis = modelAnalysisFrom(ctx);
@@ -208,6 +212,7 @@ export const versioningPass: ModulePass = {
       dynamic: booleanOption(ctx, ompDynamicOption, true),
       tileSync: tileSyncFrom(ctx),
       blockInterchanged: booleanOption(ctx, ompBlockInterchangedOption, false),
+      columnRanges: booleanOption(ctx, ompColumnRangesOption, true),
       parallelBalanceThreads: nonNegativeIntegerOption(ctx, parallelBalanceThreadsOption, os.availableParallelism()),
       schedule: scheduleSettingsFrom(ctx, module),
     };

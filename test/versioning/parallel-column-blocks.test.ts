@@ -5,9 +5,10 @@
 // column's work a run: by default nothing runs on threads. With the flag the interchanged nest's
 // outer loop runs in blocks of 64 columns, each block's rows-then-columns walks on one thread
 // (blockOuterLoops in transform/interchange.ts; off by default: one thread runs the blocks with
-// more instructions, README "Interchanged nests in blocks"). Checked (tscc -O3 -fopenmp,
+// more instructions, README "Interchanged nests in blocks"; by default the nest runs in one range
+// of columns per thread instead, parallel-column-ranges.test.ts). Checked (tscc -O3 -fopenmp,
 // TSOPT_FLAGS=--verify-each --rtc-stats and a minimum work the fixture's sizes pass):
-//   - without the flag no loop of the kernel runs on threads;
+//   - with neither the flag nor ranges no loop of the kernel runs on threads;
 //   - with it the nest is interchanged and its block loop is the SCoP's one parallel loop;
 //   - under 2 threads a team starts for every k with a later column (N - 1), none under 1;
 //   - the output equals clang-14 -O3 -fopenmp's under 1, 2 and 4 threads.
@@ -32,7 +33,7 @@ test('with --omp-block-interchanged, the columns of a Gram-Schmidt-style kernel 
 
   const plain = path.join(work, 'column-plain');
   const plainReport = path.join(work, 'column-plain.json');
-  tsccWith(['-O3', '-fopenmp', source, '-o', plain, '-lm'], `--verify-each --parallel-min-work=10000 --report=${plainReport}`);
+  tsccWith(['-O3', '-fopenmp', source, '-o', plain, '-lm'], `--verify-each --omp-column-ranges=false --parallel-min-work=10000 --report=${plainReport}`);
   const plainFn = (JSON.parse(fs.readFileSync(plainReport, 'utf8')) as Report).functions.find((f) => f.name === 'column_blocks')!;
   expect(plainFn.scops[0]!.ompParallelLoops).toEqual([]);
   expect(runThreads(plain, 2).out).toBe(want);
