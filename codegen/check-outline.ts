@@ -9,6 +9,9 @@
 // `noinline` (or the count would be mixed into the kernel again) and, when the check reads no
 // memory, `readnone nounwind willreturn`, so LICM may still hoist the call out of an enclosing
 // loop as it would the check's arithmetic. The program stays correct; it pays a call per check.
+// Versioning also outlines, by default, the check of a SCoP inside a loop it does not cover
+// (codegen/versioning.ts, insideOuterLoop): hoisted, the call leaves one i1 live in that loop, not
+// every part of the check.
 import {
   IrBuilder, cloneInstruction, dropAllOperands, createBlock, createFunction, eraseInstruction, functionType, insertBlock, insertInstruction, intType, setOperand,
   type BasicBlock, type Instruction, type IrFunction, type Module, type Value,

@@ -48,6 +48,10 @@ export const rtcCheckFunctionsOption: PassOption = {
   name: 'rtc-check-functions',
   description: 'compute each run-time check in a noinline function of its own (tsopt.check.<function>.scopN), so what the check executes can be counted in the final code (bench/check-cost.ts); costs a call per check',
 };
+export const rtcNestedCheckFunctionsOption: PassOption = {
+  name: 'rtc-nested-check-functions',
+  description: 'compute the run-time check of a SCoP inside a loop it does not cover in a noinline function of its own, so opt\'s LICM does not hoist its parts out of that loop where they hold registers across it (default true; --rtc-nested-check-functions=false keeps it inline)',
+};
 export const ompPrivatizeOption: PassOption = {
   name: 'omp-privatize',
   description: 'with --parallel, also run outermost loops that carry dependences only on arrays each iteration writes before reading, each thread with its own copy (codegen/privatize.ts; default true; --omp-privatize=false: only loops that carry nothing)',
@@ -189,7 +193,7 @@ export const versioningPass: ModulePass = {
   name: 'versioning',
   description: 'run-time checked fast paths: each SCoP becomes if (alias, delinearization and assumption checks) code generated from its model, else the original; after delicm (--passes=delicm,versioning) from DeLICM\'s transformed model, mapped scalars in array elements',
   options: [
-    maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
+    maxOperationsOption, scopMaxOperationsOption, splitStatementsOption, codegenMaxOperationsOption, maxAliasPairsOption, rtcStatsOption, rtcCheckFunctionsOption, rtcNestedCheckFunctionsOption, rerollOption, interchangeOption, delicmMaxOperationsOption,
     parallelOption, parallelMinWorkOption, parallelBalanceThreadsOption, ompPrivatizeOption, ompDynamicOption, ompTileSyncOption, ompBlockInterchangedOption, ompColumnRangesOption, ...moduleBudgetOptions, ...scheduleOptions, inlineCheckedAccessorsOption,
   ],
   run(module: Module, ctx: PassContext) {
@@ -205,6 +209,7 @@ export const versioningPass: ModulePass = {
       stats: wantStats ? new RtcStats(module) : undefined,
       reroll: booleanOption(ctx, rerollOption, true),
       checkFunctions: booleanOption(ctx, rtcCheckFunctionsOption, false),
+      nestedCheckFunctions: booleanOption(ctx, rtcNestedCheckFunctionsOption, true),
       interchange: booleanOption(ctx, interchangeOption, true),
       parallel: booleanOption(ctx, parallelOption, false),
       parallelMinWork: nonNegativeIntegerOption(ctx, parallelMinWorkOption, 100_000),
