@@ -110,13 +110,9 @@ export class AstToIr {
         if (this.clip?.loops.has(node)) {
           // A loop over a range loop's values: only the thread's [lo, hi] of them, bounds computed before it.
           const { lo, hi } = this.clip;
-          const e = this.exprs();
-          const { upper, strict } = parallelBound(node)!;
-          const init = e.value(node.init);
-          const bound = e.value(upper);
-          const last = strict ? b.sub(bound, constInt(i64, 1)) : bound;
-          const to = b.select(b.icmp('slt', last, hi), last, hi, 'range.ub');
-          this.emitLoop(node, b.select(b.icmp('sgt', init, lo), init, lo, 'range.lb'), (iv) => b.icmp('sle', iv, to));
+          const { lb, ub } = this.loopRange(node, this.exprs());
+          const to = b.select(b.icmp('slt', ub, hi), ub, hi, 'range.ub');
+          this.emitLoop(node, b.select(b.icmp('sgt', lb, lo), lb, lo, 'range.lb'), (iv) => b.icmp('sle', iv, to));
           return;
         }
         const inner = onlyLoop(node.body);
@@ -186,10 +182,7 @@ export class AstToIr {
   private generateParallel(node: ForNode, p: ParallelLoopHooks): void {
     const b = this.b;
     const e = this.exprs();
-    const { upper, strict } = parallelBound(node)!;
-    const lb = e.value(node.init);
-    const bound = e.value(upper);
-    const ub = strict ? b.sub(bound, constInt(i64, 1)) : bound;
+    const { lb, ub } = this.loopRange(node, e);
     const inc = e.value(node.inc);
     // n = ub < lb ? 0 : (ub - lb) / inc + 1
     const span = b.binary('sdiv', b.sub(ub, lb), inc);
@@ -316,7 +309,7 @@ export class AstToIr {
     const b = this.b;
     const e = this.exprs();
     const w = this.iterators.get(c.outer)!;
-    const { lb, ub } = this.columnRange(inner, e);
+    const { lb, ub } = this.loopRange(inner, e);
     const n = b.select(b.icmp('slt', ub, lb), constInt(i64, 0), b.add(b.sub(ub, lb), constInt(i64, 1)), 'sync.n');
     const front = b.sub(w, constInt(i64, c.sync.wFirst), 'sync.front');
     const counter = b.gep(c.claimsType, c.claims, [constInt(i64, 0), front], 'sync.claim');
@@ -334,7 +327,7 @@ export class AstToIr {
           const w1 = b.sub(w, constInt(i64, dw), 'sync.w.dep');
           const t1 = b.sub(t, constInt(i64, dt), 'sync.t.dep');
           // The column (w1, t1) is the band's: w1 one of its wavefronts, t1 in that one's range.
-          const range = this.columnRange(inner, new AstExprEmitter(b, 64, (name) => (name === c.outer ? w1 : this.iterators.get(name) ?? this.hooks.parameter(name))));
+          const range = this.loopRange(inner, new AstExprEmitter(b, 64, (name) => (name === c.outer ? w1 : this.iterators.get(name) ?? this.hooks.parameter(name))));
           const inFront = b.and(b.icmp('sge', t1, range.lb), b.icmp('sle', t1, range.ub));
           const exists = b.and(b.icmp('sge', w1, constInt(i64, c.sync.wFirst)), inFront, 'sync.dep');
           const wait = this.newBlock('sync.wait');
@@ -384,11 +377,12 @@ export class AstToIr {
     b.positionAtEnd(after);
   }
 
-  /** The first and last column of `inner` (step 1) as `e` evaluates its bounds. */
-  private columnRange(inner: ForNode, e: AstExprEmitter): { lb: Value; ub: Value } {
-    const { upper, strict } = parallelBound(inner)!;
+  /** The first value of `node`'s counter and its bound as `<=` (`parallelBound`'s form), as `e` evaluates them. */
+  private loopRange(node: ForNode, e: AstExprEmitter): { lb: Value; ub: Value } {
+    const { upper, strict } = parallelBound(node)!;
+    const lb = e.value(node.init);
     const bound = e.value(upper);
-    return { lb: e.value(inner.init), ub: strict ? this.b.sub(bound, constInt(i64, 1)) : bound };
+    return { lb, ub: strict ? this.b.sub(bound, constInt(i64, 1)) : bound };
   }
 
   /**
